@@ -1,0 +1,539 @@
+//! Derives a full planet recipe from a planet's kind and seed: the generator
+//! between `SystemPlan` and `PlanetPlan`. Each kind starts from a template
+//! (palette, biomes, climate, sea) and the seed varies sizes, noise scales
+//! and colours within ranges that always validate (a test checks thousands
+//! of seeds). Numbers are rounded so a derived recipe reads well as JSON.
+
+use super::kind::PlanetKind;
+use super::palette::{
+    AtmosphereRecipe, BiomeRecipe, MaterialRecipe, Pattern, ScatterKind, ScatterRecipe, SurfaceRules,
+};
+use super::planet::{
+    CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe, NoiseRecipe,
+    OverhangRecipe, PlanetRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe, TerrainRecipe,
+};
+use crate::hash::{HashStream, hash0, salt};
+
+/// Material slots of every derived palette (custom recipes may lay theirs out freely).
+mod slot {
+    pub const BEDROCK: u32 = 0;
+    pub const ROCK: u32 = 1;
+    pub const SOIL: u32 = 2;
+    pub const GROUND: u32 = 3;
+    pub const SAND: u32 = 4;
+    pub const SNOW: u32 = 5;
+    pub const GROUND_DRY: u32 = 6;
+    pub const SEA: u32 = 7;
+    pub const ORE: u32 = 8;
+    pub const CRYSTAL: u32 = 9;
+    pub const GRAVEL: u32 = 10;
+}
+
+/// `x` rounded to a multiple of `step`.
+fn nice(x: f32, step: f32) -> f32 {
+    (x / step).round() * step
+}
+
+/// Draws from a planet's recipe stream with rounding.
+struct Dice(HashStream);
+
+impl Dice {
+    fn range(&mut self, lo: f32, hi: f32, step: f32) -> f32 {
+        nice(self.0.range_f32(lo, hi), step).clamp(lo, hi)
+    }
+
+    fn octaves(&mut self, lo: u32, hi: u32) -> u32 {
+        lo + self.0.index((hi - lo + 1) as usize) as u32
+    }
+
+    fn noise(&mut self, wavelength: [f32; 2], octaves: [u32; 2]) -> NoiseRecipe {
+        let step = if wavelength[0] >= 100.0 { 10.0 } else { 0.5 };
+        NoiseRecipe {
+            wavelength_m: self.range(wavelength[0], wavelength[1], step),
+            octaves: self.octaves(octaves[0], octaves[1]),
+            lacunarity: self.range(1.9, 2.2, 0.01),
+            gain: self.range(0.42, 0.55, 0.01),
+        }
+    }
+
+    /// A colour varied by up to +-`spread` per channel, kept in 0..=1.
+    fn tint(&mut self, rgb: [f32; 3], spread: f32) -> [f32; 3] {
+        let shift = self.range(-spread, spread, 0.001);
+        rgb.map(|c| nice((c * (1.0 + shift + self.range(-spread, spread, 0.001) * 0.5)).clamp(0.0, 1.0), 0.001))
+    }
+}
+
+/// A palette entry of a template before tinting.
+struct Swatch(&'static str, [f32; 3], [f32; 3], Pattern, f32, f32, f32);
+
+fn palette(kind: PlanetKind) -> [Swatch; 11] {
+    use Pattern::{Cells, Facets, Flow, Noise, Strata};
+    match kind {
+        PlanetKind::Rocky | PlanetKind::Ocean => [
+            Swatch("bedrock", [0.18, 0.17, 0.16], [0.28, 0.26, 0.24], Strata, 3.0, 0.9, 0.0),
+            Swatch("rock", [0.34, 0.32, 0.30], [0.46, 0.44, 0.41], Cells, 2.0, 0.85, 0.0),
+            Swatch("soil", [0.25, 0.17, 0.10], [0.33, 0.24, 0.15], Noise, 1.0, 0.95, 0.0),
+            Swatch("grass", [0.13, 0.30, 0.07], [0.22, 0.40, 0.10], Noise, 0.8, 0.9, 0.0),
+            Swatch("sand", [0.62, 0.55, 0.38], [0.72, 0.66, 0.48], Noise, 0.5, 0.95, 0.0),
+            Swatch("snow", [0.86, 0.88, 0.92], [0.95, 0.96, 0.98], Noise, 2.0, 0.6, 0.0),
+            Swatch("dry grass", [0.38, 0.36, 0.14], [0.48, 0.43, 0.20], Noise, 0.8, 0.9, 0.0),
+            Swatch("water", [0.03, 0.14, 0.24], [0.06, 0.26, 0.36], Flow, 4.0, 0.05, 0.0),
+            Swatch("iron ore", [0.45, 0.22, 0.12], [0.62, 0.36, 0.18], Facets, 0.6, 0.6, 0.0),
+            Swatch("crystal", [0.30, 0.70, 0.80], [0.60, 0.90, 0.95], Facets, 0.4, 0.2, 0.6),
+            Swatch("gravel", [0.30, 0.28, 0.25], [0.40, 0.37, 0.33], Cells, 0.3, 0.9, 0.0),
+        ],
+        PlanetKind::Desert => [
+            Swatch("bedrock", [0.30, 0.16, 0.10], [0.42, 0.24, 0.14], Strata, 2.0, 0.9, 0.0),
+            Swatch("red rock", [0.52, 0.26, 0.14], [0.66, 0.38, 0.22], Strata, 1.5, 0.85, 0.0),
+            Swatch("hardpan", [0.55, 0.40, 0.26], [0.64, 0.50, 0.34], Cells, 1.0, 0.95, 0.0),
+            Swatch("dune sand", [0.76, 0.58, 0.34], [0.84, 0.68, 0.44], Noise, 0.6, 0.95, 0.0),
+            Swatch("pale sand", [0.82, 0.74, 0.56], [0.90, 0.84, 0.66], Noise, 0.5, 0.95, 0.0),
+            Swatch("salt", [0.88, 0.86, 0.82], [0.95, 0.94, 0.90], Cells, 1.5, 0.7, 0.0),
+            Swatch("scrub", [0.42, 0.38, 0.20], [0.52, 0.46, 0.26], Noise, 0.8, 0.9, 0.0),
+            Swatch("brine", [0.20, 0.30, 0.28], [0.30, 0.42, 0.38], Flow, 4.0, 0.1, 0.0),
+            Swatch("copper ore", [0.20, 0.45, 0.38], [0.32, 0.60, 0.50], Facets, 0.6, 0.6, 0.0),
+            Swatch("amber", [0.85, 0.55, 0.10], [0.95, 0.75, 0.30], Facets, 0.4, 0.2, 0.5),
+            Swatch("gravel", [0.45, 0.32, 0.22], [0.56, 0.42, 0.30], Cells, 0.3, 0.9, 0.0),
+        ],
+        PlanetKind::Ice => [
+            Swatch("bedrock", [0.16, 0.18, 0.22], [0.24, 0.27, 0.32], Strata, 3.0, 0.9, 0.0),
+            Swatch("blue rock", [0.28, 0.32, 0.38], [0.38, 0.43, 0.50], Cells, 2.0, 0.8, 0.0),
+            Swatch("frozen soil", [0.30, 0.30, 0.32], [0.40, 0.40, 0.42], Noise, 1.0, 0.9, 0.0),
+            Swatch("snow", [0.88, 0.91, 0.96], [0.96, 0.97, 1.00], Noise, 2.0, 0.6, 0.0),
+            Swatch("grey sand", [0.52, 0.52, 0.52], [0.62, 0.62, 0.60], Noise, 0.5, 0.95, 0.0),
+            Swatch("glacier ice", [0.62, 0.80, 0.92], [0.78, 0.90, 0.98], Flow, 3.0, 0.2, 0.0),
+            Swatch("lichen", [0.36, 0.42, 0.30], [0.46, 0.52, 0.36], Noise, 0.8, 0.9, 0.0),
+            Swatch("sea ice", [0.70, 0.82, 0.90], [0.84, 0.92, 0.97], Cells, 6.0, 0.3, 0.0),
+            Swatch("cobalt ore", [0.16, 0.22, 0.55], [0.26, 0.34, 0.70], Facets, 0.6, 0.5, 0.0),
+            Swatch("frost crystal", [0.70, 0.90, 1.00], [0.90, 0.97, 1.00], Facets, 0.4, 0.1, 0.8),
+            Swatch("gravel", [0.34, 0.35, 0.38], [0.44, 0.45, 0.48], Cells, 0.3, 0.9, 0.0),
+        ],
+        PlanetKind::Lava => [
+            Swatch("bedrock", [0.07, 0.06, 0.06], [0.14, 0.11, 0.10], Strata, 2.0, 0.9, 0.0),
+            Swatch("basalt", [0.11, 0.10, 0.10], [0.20, 0.18, 0.17], Cells, 1.5, 0.8, 0.0),
+            Swatch("ash", [0.24, 0.22, 0.21], [0.32, 0.30, 0.28], Noise, 1.0, 0.95, 0.0),
+            Swatch("cinder", [0.20, 0.12, 0.10], [0.30, 0.18, 0.14], Noise, 0.8, 0.95, 0.0),
+            Swatch("obsidian sand", [0.10, 0.09, 0.11], [0.18, 0.16, 0.20], Noise, 0.5, 0.5, 0.0),
+            Swatch("sulfur", [0.72, 0.66, 0.18], [0.84, 0.78, 0.30], Cells, 1.5, 0.8, 0.0),
+            Swatch("scorched", [0.28, 0.16, 0.10], [0.38, 0.22, 0.14], Noise, 0.8, 0.9, 0.0),
+            Swatch("lava", [0.90, 0.30, 0.04], [1.00, 0.62, 0.12], Flow, 4.0, 0.6, 3.0),
+            Swatch("gold ore", [0.70, 0.55, 0.15], [0.85, 0.70, 0.25], Facets, 0.6, 0.4, 0.0),
+            Swatch("fire crystal", [0.95, 0.35, 0.20], [1.00, 0.60, 0.35], Facets, 0.4, 0.2, 1.5),
+            Swatch("gravel", [0.16, 0.14, 0.13], [0.24, 0.21, 0.19], Cells, 0.3, 0.9, 0.0),
+        ],
+    }
+}
+
+/// A biome of a template: name, temperature window, moisture window, surface and subsurface slots, scatter density.
+struct BiomeRow(&'static str, [f32; 2], [f32; 2], u32, u32, f32);
+
+fn biomes(kind: PlanetKind) -> Vec<BiomeRow> {
+    use slot::{GRAVEL, GROUND, GROUND_DRY, ROCK, SAND, SNOW, SOIL};
+    match kind {
+        PlanetKind::Rocky | PlanetKind::Ocean => vec![
+            BiomeRow("ice cap", [-200.0, -8.0], [0.0, 1.0], SNOW, ROCK, 0.0),
+            BiomeRow("tundra", [-8.0, 2.0], [0.0, 1.0], GROUND_DRY, SOIL, 0.3),
+            BiomeRow("steppe", [2.0, 22.0], [0.0, 0.35], GROUND_DRY, SOIL, 0.5),
+            BiomeRow("forest", [2.0, 22.0], [0.35, 1.0], GROUND, SOIL, 1.5),
+            BiomeRow("desert", [22.0, 2000.0], [0.0, 0.25], SAND, SAND, 0.1),
+            BiomeRow("savanna", [22.0, 2000.0], [0.25, 0.55], GROUND_DRY, SOIL, 0.7),
+            BiomeRow("jungle", [22.0, 2000.0], [0.55, 1.0], GROUND, SOIL, 2.0),
+        ],
+        PlanetKind::Desert => vec![
+            BiomeRow("salt flats", [-200.0, 2000.0], [0.75, 1.0], SNOW, GROUND_DRY, 0.05),
+            BiomeRow("dunes", [30.0, 2000.0], [0.0, 0.75], GROUND, SAND, 0.05),
+            BiomeRow("badlands", [-200.0, 30.0], [0.0, 0.45], SOIL, ROCK, 0.2),
+            BiomeRow("scrubland", [-200.0, 30.0], [0.45, 0.75], GROUND_DRY, SOIL, 0.6),
+        ],
+        PlanetKind::Ice => vec![
+            BiomeRow("glacier", [-200.0, -25.0], [0.0, 1.0], SNOW, SNOW, 0.0),
+            BiomeRow("snowfield", [-25.0, 2000.0], [0.3, 1.0], GROUND, SOIL, 0.2),
+            BiomeRow("frost desert", [-25.0, 2000.0], [0.0, 0.3], SAND, GRAVEL, 0.2),
+        ],
+        PlanetKind::Lava => vec![
+            BiomeRow("ash plains", [-200.0, 2000.0], [0.0, 0.4], SOIL, ROCK, 0.2),
+            BiomeRow("cinder fields", [-200.0, 2000.0], [0.4, 0.7], GROUND, SOIL, 0.3),
+            BiomeRow("sulfur vents", [-200.0, 2000.0], [0.7, 1.0], SNOW, GROUND_DRY, 0.1),
+        ],
+    }
+}
+
+/// Derives the full recipe of a planet of `kind` from its seed.
+#[must_use]
+pub fn derive_recipe(kind: PlanetKind, seed: u64) -> PlanetRecipe {
+    derive_recipe_with_radius(kind, seed, None)
+}
+
+/// Derives the recipe for a given radius (a recipe's override), so that the
+/// values that scale with the radius (elevation, noise sizes, gravity, sky)
+/// follow it. Every other value is the same as `derive_recipe` gives.
+#[must_use]
+pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f32>) -> PlanetRecipe {
+    let mut d = Dice(HashStream::new(hash0(seed, salt(b"recipe"))));
+    let derived_radius = d.range(1500.0, 8000.0, 10.0);
+    let radius_m = radius_m.unwrap_or(derived_radius);
+    // Several hundred metres of elevation plus mountain ranges, but never more
+    // than a fifth of the radius in all (small planets stay round).
+    let ranges_share = d.range(0.3, 0.6, 0.01);
+    let amplitude_m =
+        ((radius_m * 0.09).clamp(250.0, 700.0) * d.range(0.8, 1.2, 0.01)).min(radius_m * 0.2 / (1.0 + ranges_share));
+    let amplitude_m = nice(amplitude_m, 10.0);
+    let ranges_m = nice(amplitude_m * ranges_share, 10.0);
+    let elevation = ElevationRecipe {
+        amplitude_m,
+        continents: d.noise([radius_m * 0.6, radius_m * 1.2], [4, 6]),
+        bias: match kind {
+            PlanetKind::Ocean => d.range(-0.45, -0.3, 0.01),
+            PlanetKind::Rocky => d.range(-0.1, 0.1, 0.01),
+            PlanetKind::Lava => d.range(-0.2, 0.0, 0.01),
+            PlanetKind::Desert | PlanetKind::Ice => d.range(-0.05, 0.15, 0.01),
+        },
+        highland_exponent: d.range(1.0, 1.6, 0.05),
+        ranges: d.noise([radius_m * 0.15, radius_m * 0.3], [5, 7]),
+        ranges_m,
+    };
+    let sea = SeaRecipe {
+        enabled: kind != PlanetKind::Desert,
+        level_m: match kind {
+            PlanetKind::Ocean => nice(amplitude_m * d.range(0.05, 0.15, 0.01), 1.0),
+            PlanetKind::Lava => nice(-amplitude_m * d.range(0.2, 0.35, 0.01), 1.0),
+            _ => nice(-amplitude_m * d.range(0.0, 0.1, 0.01), 1.0),
+        },
+        material: slot::SEA,
+    };
+    let shell = ShellRecipe { thickness_m: 128, depth_below_surface_m: 48.0 };
+    let rugged = match kind {
+        PlanetKind::Desert | PlanetKind::Lava => 1.25,
+        _ => 1.0,
+    };
+    let terrain = TerrainRecipe {
+        hills: HeightLayer { noise: d.noise([250.0, 500.0], [4, 5]), height_m: d.range(8.0, 14.0, 0.5) },
+        detail: HeightLayer { noise: d.noise([12.0, 24.0], [3, 4]), height_m: d.range(1.5, 3.0, 0.5) },
+        mountains: MountainRecipe {
+            mask: d.noise([600.0, 1200.0], [2, 3]),
+            threshold: d.range(0.0, 0.25, 0.01),
+            ridges: d.noise([120.0, 260.0], [5, 6]),
+            height_m: nice(d.range(30.0, 40.0, 1.0) * rugged, 1.0).min(44.0),
+        },
+        rivers: RiverRecipe {
+            enabled: matches!(kind, PlanetKind::Rocky | PlanetKind::Ocean),
+            course: d.noise([900.0, 1800.0], [3, 4]),
+            width: d.range(0.008, 0.015, 0.001),
+            bank_width: d.range(0.02, 0.05, 0.005),
+            depth_m: d.range(6.0, 10.0, 0.5),
+        },
+        overhangs: OverhangRecipe {
+            noise: d.noise([40.0, 80.0], [3, 4]),
+            amplitude_m: nice(d.range(9.0, 12.0, 0.5) * rugged, 0.5).min(14.0),
+            warp: d.noise([60.0, 120.0], [2, 3]),
+            warp_m: d.range(6.0, 14.0, 0.5),
+            fade_height_m: d.range(24.0, 40.0, 1.0),
+        },
+    };
+    let caves = CaveRecipe {
+        enabled: true,
+        worms: d.noise([50.0, 90.0], [2, 3]),
+        worm_threshold: d.range(0.03, 0.06, 0.005),
+        min_depth_m: d.range(4.0, 10.0, 1.0),
+        mouth_cell_m: d.range(200.0, 400.0, 10.0),
+        mouth_probability: d.range(0.25, 0.5, 0.01),
+        mouth_radius_m: [d.range(4.0, 6.0, 0.5), d.range(8.0, 12.0, 0.5)],
+    };
+    let materials: Vec<MaterialRecipe> = palette(kind)
+        .into_iter()
+        .map(|Swatch(name, color, accent, pattern, pattern_m, roughness, emission)| MaterialRecipe {
+            name: name.to_owned(),
+            color: d.tint(color, 0.12),
+            accent: d.tint(accent, 0.12),
+            pattern,
+            pattern_m,
+            roughness,
+            emission,
+        })
+        .collect();
+    let resources = vec![
+        DepositRecipe {
+            name: materials[slot::ORE as usize].name.clone(),
+            material: slot::ORE,
+            cell_m: d.range(40.0, 64.0, 1.0),
+            probability: d.range(0.2, 0.4, 0.01),
+            radius_m: [1.5, d.range(3.0, 5.0, 0.5)],
+            depth_m: [0.0, d.range(20.0, 40.0, 1.0)],
+        },
+        DepositRecipe {
+            name: materials[slot::CRYSTAL as usize].name.clone(),
+            material: slot::CRYSTAL,
+            cell_m: d.range(80.0, 128.0, 1.0),
+            probability: d.range(0.15, 0.3, 0.01),
+            radius_m: [1.0, d.range(2.0, 3.5, 0.5)],
+            depth_m: [4.0, d.range(30.0, 45.0, 1.0)],
+        },
+    ];
+    let (equator_c, pole_c, moisture_bias) = match kind {
+        PlanetKind::Rocky => (d.range(24.0, 32.0, 0.5), d.range(-35.0, -15.0, 0.5), d.range(-0.1, 0.1, 0.01)),
+        PlanetKind::Ocean => (d.range(28.0, 36.0, 0.5), d.range(-10.0, 5.0, 0.5), d.range(0.2, 0.4, 0.01)),
+        PlanetKind::Desert => (d.range(40.0, 55.0, 0.5), d.range(5.0, 20.0, 0.5), d.range(-0.6, -0.4, 0.01)),
+        PlanetKind::Ice => (d.range(-15.0, -5.0, 0.5), d.range(-70.0, -45.0, 0.5), d.range(0.0, 0.2, 0.01)),
+        PlanetKind::Lava => (d.range(300.0, 500.0, 5.0), d.range(150.0, 250.0, 5.0), d.range(-0.2, 0.2, 0.01)),
+    };
+    let climate = ClimateRecipe {
+        equator_c,
+        pole_c,
+        lapse_c_per_km: d.range(5.0, 8.0, 0.5),
+        temperature_noise: d.noise([radius_m * 0.3, radius_m * 0.6], [3, 4]),
+        temperature_noise_c: d.range(3.0, 8.0, 0.5),
+        moisture: d.noise([radius_m * 0.2, radius_m * 0.5], [3, 5]),
+        moisture_bias,
+    };
+    let biome_list: Vec<BiomeRecipe> = biomes(kind)
+        .into_iter()
+        .map(|BiomeRow(name, temperature_c, moisture, surface, subsurface, scatter)| BiomeRecipe {
+            name: name.to_owned(),
+            temperature_c,
+            moisture,
+            surface,
+            subsurface,
+            surface_depth_m: d.range(1.0, 3.0, 0.5),
+            scatter_density: scatter,
+        })
+        .collect();
+    let surface = SurfaceRules {
+        rock: slot::ROCK,
+        rock_slope_deg: d.range(38.0, 48.0, 1.0),
+        bedrock: slot::BEDROCK,
+        beach: slot::SAND,
+        beach_height_m: d.range(2.0, 6.0, 0.5),
+        snow: slot::SNOW,
+        snow_line_m: match kind {
+            PlanetKind::Ice => d.range(-200.0, 0.0, 10.0),
+            PlanetKind::Lava | PlanetKind::Desert => 8000.0,
+            _ => nice(amplitude_m * d.range(0.7, 0.95, 0.01), 10.0),
+        },
+        strata_m: d.range(1.5, 4.0, 0.5),
+    };
+    let scatter = scatter_rules(kind, &mut d, &biome_list, &materials);
+    let atmosphere = AtmosphereRecipe {
+        color: d.tint(
+            match kind {
+                PlanetKind::Rocky => [0.35, 0.55, 1.0],
+                PlanetKind::Ocean => [0.45, 0.70, 1.0],
+                PlanetKind::Desert => [0.95, 0.70, 0.45],
+                PlanetKind::Ice => [0.70, 0.85, 1.0],
+                PlanetKind::Lava => [0.90, 0.35, 0.20],
+            },
+            0.06,
+        ),
+        density: d.range(0.3, 0.7, 0.05),
+        height_m: nice((radius_m * d.range(0.12, 0.2, 0.01)).max(150.0), 10.0),
+    };
+    PlanetRecipe {
+        radius_m,
+        gravity_mps2: nice((radius_m / 4000.0 * 9.81).clamp(3.0, 14.0), 0.01),
+        shell,
+        elevation,
+        sea,
+        terrain,
+        caves,
+        resources,
+        climate,
+        materials,
+        biomes: biome_list,
+        surface,
+        scatter,
+        atmosphere,
+        meshing: MeshingRecipe {
+            polygonizer_by_lod: vec![
+                Polygonizer::DualContouring,
+                Polygonizer::DualContouring,
+                Polygonizer::DualContouring,
+                Polygonizer::SurfaceNets,
+            ],
+            cube_resources_max_lod: 1,
+        },
+    }
+}
+
+/// The biomes (by index) whose names are listed.
+fn biomes_named(list: &[BiomeRecipe], names: &[&str]) -> Vec<u32> {
+    (0..list.len() as u32).filter(|&i| names.contains(&list[i as usize].name.as_str())).collect()
+}
+
+fn scatter_rules(
+    kind: PlanetKind,
+    d: &mut Dice,
+    biomes: &[BiomeRecipe],
+    materials: &[MaterialRecipe],
+) -> Vec<ScatterRecipe> {
+    let mut rule = |name: &str,
+                    kind: ScatterKind,
+                    biomes: Vec<u32>,
+                    per_100m2: f32,
+                    spacing: f32,
+                    size: [f32; 2],
+                    color: [f32; 3]| {
+        ScatterRecipe {
+            name: name.to_owned(),
+            kind,
+            biomes,
+            per_100m2: d.range(per_100m2 * 0.7, per_100m2 * 1.3, 0.01),
+            min_spacing_m: spacing,
+            size_m: [size[0], d.range(size[1] * 0.8, size[1] * 1.2, 0.1).max(size[0])],
+            max_slope_deg: match kind {
+                ScatterKind::Rock => 60.0,
+                ScatterKind::Crystal => 70.0,
+                _ => 32.0,
+            },
+            color: d.tint(color, 0.1),
+        }
+    };
+    let rock = materials[slot::ROCK as usize].color;
+    let crystal = materials[slot::CRYSTAL as usize].color;
+    match kind {
+        PlanetKind::Rocky | PlanetKind::Ocean => vec![
+            rule(
+                "conifer",
+                ScatterKind::Tree,
+                biomes_named(biomes, &["tundra", "forest"]),
+                1.0,
+                3.0,
+                [4.0, 14.0],
+                [0.08, 0.22, 0.08],
+            ),
+            rule(
+                "broadleaf",
+                ScatterKind::Tree,
+                biomes_named(biomes, &["forest", "jungle", "savanna"]),
+                0.8,
+                4.0,
+                [5.0, 16.0],
+                [0.15, 0.35, 0.08],
+            ),
+            rule(
+                "shrub",
+                ScatterKind::Bush,
+                biomes_named(biomes, &["steppe", "forest", "savanna", "jungle"]),
+                3.0,
+                1.0,
+                [0.5, 2.0],
+                [0.18, 0.32, 0.10],
+            ),
+            rule(
+                "grass",
+                ScatterKind::Grass,
+                biomes_named(biomes, &["steppe", "forest", "savanna", "jungle", "tundra"]),
+                40.0,
+                0.3,
+                [0.2, 0.8],
+                [0.22, 0.42, 0.12],
+            ),
+            rule("boulder", ScatterKind::Rock, Vec::new(), 0.6, 2.0, [0.3, 3.0], rock),
+            rule("crystal", ScatterKind::Crystal, Vec::new(), 0.05, 8.0, [0.5, 2.5], crystal),
+        ],
+        PlanetKind::Desert => vec![
+            rule(
+                "cactus",
+                ScatterKind::Tree,
+                biomes_named(biomes, &["scrubland", "dunes"]),
+                0.3,
+                4.0,
+                [1.5, 5.0],
+                [0.25, 0.40, 0.18],
+            ),
+            rule(
+                "dry bush",
+                ScatterKind::Bush,
+                biomes_named(biomes, &["scrubland", "badlands"]),
+                1.5,
+                1.5,
+                [0.4, 1.5],
+                [0.45, 0.40, 0.22],
+            ),
+            rule("boulder", ScatterKind::Rock, Vec::new(), 1.0, 2.0, [0.3, 4.0], rock),
+            rule("amber spire", ScatterKind::Crystal, Vec::new(), 0.08, 8.0, [0.5, 3.0], crystal),
+        ],
+        PlanetKind::Ice => vec![
+            rule(
+                "frost pine",
+                ScatterKind::Tree,
+                biomes_named(biomes, &["snowfield"]),
+                0.3,
+                4.0,
+                [3.0, 10.0],
+                [0.20, 0.30, 0.28],
+            ),
+            rule(
+                "lichen clump",
+                ScatterKind::Bush,
+                biomes_named(biomes, &["snowfield", "frost desert"]),
+                1.0,
+                1.0,
+                [0.3, 1.0],
+                [0.40, 0.46, 0.32],
+            ),
+            rule("ice boulder", ScatterKind::Rock, Vec::new(), 0.8, 2.0, [0.3, 3.5], rock),
+            rule("frost crystal", ScatterKind::Crystal, Vec::new(), 0.1, 6.0, [0.5, 3.0], crystal),
+        ],
+        PlanetKind::Lava => vec![
+            rule(
+                "ash tree",
+                ScatterKind::Tree,
+                biomes_named(biomes, &["cinder fields"]),
+                0.15,
+                5.0,
+                [2.0, 7.0],
+                [0.12, 0.10, 0.09],
+            ),
+            rule("basalt column", ScatterKind::Rock, Vec::new(), 1.2, 2.0, [0.4, 5.0], rock),
+            rule("fire crystal", ScatterKind::Crystal, Vec::new(), 0.12, 6.0, [0.5, 3.0], crystal),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recipe::check::{Checker, Validate};
+
+    #[test]
+    fn derived_recipes_always_validate() {
+        for kind in PlanetKind::ALL {
+            for seed in 0..400u64 {
+                let seed = crate::hash::mix64(seed);
+                let recipe = derive_recipe(kind, seed);
+                let mut c = Checker::new("");
+                recipe.validate(&mut c);
+                let errors = c.into_errors();
+                assert!(errors.is_empty(), "{kind} seed {seed}: {errors:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_overridden_radius_scales_what_depends_on_it() {
+        for kind in PlanetKind::ALL {
+            for seed in 0..100u64 {
+                for radius in [500.0, 900.0, 2000.0, 12_000.0, 50_000.0] {
+                    let recipe = derive_recipe_with_radius(kind, seed, Some(radius));
+                    assert_eq!(recipe.radius_m, radius);
+                    let mut c = Checker::new("");
+                    recipe.validate(&mut c);
+                    let errors = c.into_errors();
+                    assert!(errors.is_empty(), "{kind} seed {seed} radius {radius}: {errors:?}");
+                }
+            }
+        }
+        let a = derive_recipe(PlanetKind::Rocky, 5);
+        let b = derive_recipe_with_radius(PlanetKind::Rocky, 5, Some(a.radius_m));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn seeds_and_kinds_vary_the_recipe() {
+        let a = derive_recipe(PlanetKind::Rocky, 1);
+        assert_eq!(a, derive_recipe(PlanetKind::Rocky, 1));
+        assert_ne!(a.radius_m, derive_recipe(PlanetKind::Rocky, 2).radius_m);
+        let desert = derive_recipe(PlanetKind::Desert, 1);
+        assert!(!desert.sea.enabled);
+        assert_ne!(a.materials[3].name, desert.materials[3].name);
+    }
+}

@@ -1,0 +1,100 @@
+//! `GENERATOR_VERSION` and signatures: a stable 128-bit hash (XXH3-128) over a
+//! canonical encoding of a plan and the version. A signature names a world:
+//! equal signatures mean equal terrain, and it is the key of every cache.
+//!
+//! **Invariant:** bump `GENERATOR_VERSION` whenever any generator's output
+//! changes; the golden tests in `data/golden/` fail when an output changes
+//! while the version stays the same (DESIGN.md, invariant 5).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The version of every generator together. Part of every signature.
+pub const GENERATOR_VERSION: u32 = 1;
+
+/// A 128-bit world signature, written as 32 lowercase hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Signature(pub u128);
+
+impl Signature {
+    /// The signature of `value` under `domain` (so a system and a planet whose
+    /// encodings happened to match still get different signatures). The
+    /// canonical encoding is compact JSON with fields in declaration order and
+    /// floats in shortest round-trip form.
+    #[must_use]
+    pub fn of(domain: &str, value: &impl Serialize) -> Self {
+        let mut bytes = Vec::with_capacity(4096);
+        bytes.extend_from_slice(&GENERATOR_VERSION.to_le_bytes());
+        bytes.extend_from_slice(domain.as_bytes());
+        bytes.push(0);
+        serde_json::to_writer(&mut bytes, value).expect("plans always serialize");
+        Self(xxhash_rust::xxh3::xxh3_128(&bytes))
+    }
+
+    /// A signature of raw bytes (voxel grids, meshes) under `domain`.
+    #[must_use]
+    pub fn of_bytes(domain: &str, data: &[u8]) -> Self {
+        let mut bytes = Vec::with_capacity(domain.len() + 5 + data.len());
+        bytes.extend_from_slice(&GENERATOR_VERSION.to_le_bytes());
+        bytes.extend_from_slice(domain.as_bytes());
+        bytes.push(0);
+        bytes.extend_from_slice(data);
+        Self(xxhash_rust::xxh3::xxh3_128(&bytes))
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:032x}", self.0)
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature({self})")
+    }
+}
+
+impl FromStr for Signature {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.len() != 32 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("{s:?} is not a signature: expected 32 hex digits"));
+        }
+        u128::from_str_radix(s, 16).map(Self).map_err(|e| e.to_string())
+    }
+}
+
+impl Serialize for Signature {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Signature {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trip_and_domains() {
+        let a = Signature::of("a", &[1, 2, 3]);
+        let b = Signature::of("b", &[1, 2, 3]);
+        assert_ne!(a, b);
+        assert_eq!(a, Signature::of("a", &[1, 2, 3]));
+        assert_eq!(a.to_string().len(), 32);
+        assert_eq!(a.to_string().parse::<Signature>().unwrap(), a);
+        assert!("xyz".parse::<Signature>().is_err());
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), a);
+    }
+}

@@ -1,0 +1,68 @@
+//! Pins the signature of the default system and of a few seed-only systems.
+//! They change only with the recipe format, a generator or `GENERATOR_VERSION`.
+
+mod common;
+
+use planet::{PlannedSystem, SystemRecipe};
+use serde_json::json;
+
+#[test]
+fn default_system_signature_is_pinned() {
+    let system = PlannedSystem::default_system();
+    let planets: Vec<_> = system
+        .planets
+        .iter()
+        .map(|p| json!({ "name": p.name, "kind": p.kind, "signature": p.signature().to_string() }))
+        .collect();
+    let seeds: Vec<_> = [0u64, 1, 42, u64::MAX]
+        .iter()
+        .map(|&s| json!({ "seed": s, "signature": PlannedSystem::build(&SystemRecipe::from_seed(s)).unwrap().signature().to_string() }))
+        .collect();
+    common::check_golden(
+        "signatures.json",
+        &json!({ "default_system": system.signature().to_string(), "default_planets": planets, "seed_only": seeds }),
+    );
+}
+
+#[test]
+fn signature_ignores_formatting_but_not_values() {
+    let a = PlannedSystem::from_json(r#"{"seed": 5, "planets": [{"index": 0, "kind": "ice"}]}"#).unwrap();
+    let b = PlannedSystem::from_json("{\n  \"planets\": [ { \"kind\": \"ice\", \"index\": 0 } ],\n  \"seed\": 5\n}")
+        .unwrap();
+    assert_eq!(a.signature(), b.signature());
+    // An override equal to the derived value names the same world.
+    let radius = a.planets[0].recipe.radius_m;
+    let c = PlannedSystem::from_json(&format!(
+        r#"{{"seed": 5, "planets": [{{"index": 0, "kind": "ice", "radius_m": {radius}}}]}}"#
+    ))
+    .unwrap();
+    assert_eq!(a.signature(), c.signature());
+    // Any planned number moves it.
+    let d = PlannedSystem::from_json(r#"{"seed": 5, "planets": [{"index": 0, "kind": "ice", "gravity_mps2": 3.5}]}"#)
+        .unwrap();
+    assert_ne!(a.signature(), d.signature());
+    assert_ne!(a.planets[0].signature(), d.planets[0].signature());
+    assert_eq!(a.planets[1].signature(), d.planets[1].signature());
+}
+
+#[test]
+fn planning_is_the_same_on_every_thread() {
+    let expected = PlannedSystem::default_system().signature();
+    let handles: Vec<_> = (0..4).map(|_| std::thread::spawn(|| PlannedSystem::default_system().signature())).collect();
+    for h in handles {
+        assert_eq!(h.join().unwrap(), expected);
+    }
+}
+
+#[test]
+fn default_planets_differ_visibly() {
+    let system = PlannedSystem::default_system();
+    let mut kinds: Vec<_> = system.planets.iter().map(|p| p.kind).collect();
+    kinds.sort();
+    kinds.dedup();
+    assert_eq!(kinds.len(), system.planets.len(), "every default planet has its own kind");
+    let mut ground: Vec<_> = system.planets.iter().map(|p| p.recipe.materials[3].name.clone()).collect();
+    ground.sort();
+    ground.dedup();
+    assert!(ground.len() >= 4, "ground materials {ground:?}");
+}

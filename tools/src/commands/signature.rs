@@ -1,0 +1,19 @@
+//! `planet signature [FILE]`: the system's signature, one hex line.
+
+use std::path::PathBuf;
+
+use crate::failure::Failure;
+use crate::load;
+
+/// Arguments of `planet signature`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// System recipe (JSON); the embedded default system when omitted.
+    file: Option<PathBuf>,
+}
+
+/// Prints the signature.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    println!("{}", load::system(args.file.as_deref())?.signature());
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! `planet validate FILE`: `ok`, or every error found, one a line, and exit 2.
+
+use std::path::PathBuf;
+
+use planet::PlannedSystem;
+
+use crate::failure::Failure;
+use crate::load;
+
+/// Arguments of `planet validate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// System recipe (JSON) to check.
+    file: PathBuf,
+}
+
+/// Validates the file: parsing, overrides and every planet's recipe.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let text = load::read(&args.file)?;
+    match PlannedSystem::from_json(&text) {
+        Ok(_) => {
+            println!("ok");
+            Ok(())
+        }
+        Err(errors) => Err(Failure::Invalid(errors.to_string())),
+    }
+}

@@ -1,0 +1,57 @@
+//! `planet`: the command-line face of the engine. Every command works with no
+//! files (the default system is embedded); `--help` lists them.
+//!
+//! Exit codes: 0 success, 1 a failure such as an unreadable file, 2 invalid
+//! input (a bad recipe or bad arguments). Errors go to stderr; no panic
+//! reaches a user (a panic is reported as an internal error, exit 101).
+
+mod commands;
+mod failure;
+mod load;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Planet streaming engine: generate, inspect and fly whole solar systems of voxel planets.
+#[derive(Debug, Parser)]
+#[command(name = "planet", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print a table of the system: planets, kinds, radii, positions, signatures.
+    System(commands::system::Args),
+    /// Print the system's signature: one line of 32 hex digits.
+    Signature(commands::signature::Args),
+    /// Check a system recipe: prints `ok`, or every error (one a line) and exits with 2.
+    Validate(commands::validate::Args),
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("internal error: {info}");
+        eprintln!("This is a bug in planet; please report it with the command you ran.");
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Some(Command::System(args)) => commands::system::run(&args),
+        Some(Command::Signature(args)) => commands::signature::run(&args),
+        Some(Command::Validate(args)) => commands::validate::run(&args),
+        None => commands::system::run_default(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}

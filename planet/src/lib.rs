@@ -24,12 +24,15 @@
 //! a hashed container's iteration order; f32 and f64 transcendentals go
 //! through libm (enforced by `planet/clippy.toml`).
 
+pub mod geometry;
 pub mod hash;
 pub mod noise;
 mod plan;
 pub mod recipe;
 mod signature;
+pub mod terrain;
 
+pub use geometry::{Face, PlanetGrid, RegionKey};
 pub use plan::{PlanetPlan, PlanetSlot, PlannedSystem, SunPlan, SystemPlan};
 pub use recipe::{PlanetKind, PlanetRecipe, RecipeError, RecipeErrors, SystemRecipe};
 pub use signature::{GENERATOR_VERSION, Signature};

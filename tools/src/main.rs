@@ -8,6 +8,7 @@
 mod commands;
 mod failure;
 mod load;
+mod pick;
 
 use std::process::ExitCode;
 
@@ -29,6 +30,12 @@ enum Command {
     Signature(commands::signature::Args),
     /// Check a system recipe: prints `ok`, or every error (one a line) and exits with 2.
     Validate(commands::validate::Args),
+    /// Generate one region and summarise it: solid and air, materials, hash, time.
+    Region(commands::region::Args),
+    /// Write a PNG slice through a region's voxels: density and materials, caves and strata.
+    Slice(commands::slice::Args),
+    /// Write an equirectangular PNG map of a planet: elevation, water and biomes.
+    Map(commands::map::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +55,9 @@ fn main() -> ExitCode {
         Some(Command::System(args)) => commands::system::run(&args),
         Some(Command::Signature(args)) => commands::signature::run(&args),
         Some(Command::Validate(args)) => commands::validate::run(&args),
+        Some(Command::Region(args)) => commands::region::run(&args),
+        Some(Command::Slice(args)) => commands::slice::run(&args),
+        Some(Command::Map(args)) => commands::map::run(&args),
         None => commands::system::run_default(),
     };
     match result {

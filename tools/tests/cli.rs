@@ -123,3 +123,85 @@ fn missing_files_and_bad_arguments() {
     assert_eq!(out.status.code(), Some(2));
     assert!(planet(&["--help"]).status.success());
 }
+
+#[test]
+fn region_summarises_a_region() {
+    let out = planet(&["region", "--planet", "1", "--key", "4/0/88/100/0"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let t = planet::terrain::Terrain::new(&PlannedSystem::default_system().planets[1]);
+    let expected = t.region("4/0/88/100/0".parse().unwrap()).unwrap().signature();
+    assert!(stdout.contains(&format!("hash {expected}")), "{stdout}");
+    assert!(stdout.contains("samples 46656 (36^3): solid"));
+    // The same region by latitude and longitude.
+    let out = planet(&["region", "--planet", "1", "--at", "43.5,-179.5,3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("region 1/3/"));
+}
+
+#[test]
+fn region_arguments_are_checked() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["region", "--planet", "9", "--key", "0/0/0/0/0"], "--planet 9: must be in 0..=4 (the system has 5 planets)"),
+        (
+            &["region", "--planet", "1", "--key", "0/0/999/0/0"],
+            "--key 0/0/999/0/0: x = 999: must be in 0..=255 at LOD 0",
+        ),
+        (&["region", "--planet", "1", "--key", "7/0/0/0/0"], "--key: face = 7: must be in 0..=5"),
+        (&["region", "--planet", "1", "--key", "1/2/3"], "must be F/L/X/Y/Z"),
+        (&["region", "--planet", "1", "--key", "0/9/0/0/0"], "lod = 9: must be in 0..=8"),
+        (&["region", "--planet", "1", "--at", "95,0"], "--at 95,0: must be LAT,LON"),
+        (&["region", "--planet", "1", "--at", "10,20,12"], "LOD must be in 0..=8"),
+        (
+            &["slice", "--planet", "1", "--key", "0/0/0/0/0", "--index", "40", "--out", "x.png"],
+            "--index 40: must be in 0..=35",
+        ),
+        (&["map", "--planet", "1", "--width", "7", "--out", "x.png"], "--width 7: must be an even number"),
+    ];
+    for (args, message) in cases {
+        let out = planet(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+    }
+    // Both or neither of --key and --at is a usage error.
+    assert_eq!(planet(&["region", "--planet", "1"]).status.code(), Some(2));
+    assert_eq!(planet(&["region", "--planet", "1", "--key", "0/0/0/0/0", "--at", "1,2"]).status.code(), Some(2));
+}
+
+#[test]
+fn slice_and_map_write_pngs() {
+    let dir = scratch("placeholder", b"").parent().unwrap().to_path_buf();
+    let slice = dir.join("slices/cave.png");
+    let out = planet(&[
+        "slice",
+        "--planet",
+        "1",
+        "--key",
+        "4/0/88/100/0",
+        "--axis",
+        "z",
+        "--index",
+        "12",
+        "--scale",
+        "4",
+        "--out",
+        slice.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let img = image::open(&slice).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (144, 144));
+    // The cave region's slice shows rock and cave air: more than a few colours.
+    let mut colours: Vec<_> = img.pixels().map(|p| p.0).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 5, "{} colours", colours.len());
+
+    let map = dir.join("map.png");
+    let out = planet(&["map", "--planet", "2", "--width", "64", "--out", map.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(image::open(&map).unwrap().to_rgb8().dimensions(), (64, 32));
+    // An unwritable output is a failure with a message, exit 1.
+    let out = planet(&["map", "--planet", "2", "--width", "16", "--out", "/proc/no/such/dir/map.png"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot"), "{}", text(&out.stderr));
+}

@@ -141,7 +141,14 @@ impl Fractal {
     #[inline]
     #[must_use]
     pub fn ridged3<B: Basis>(&self, p: Vec3) -> f32 {
-        self.ridged(|o, f| {
+        self.ridged3_octaves::<B>(p, self.octaves)
+    }
+
+    /// Ridged multifractal limited to the first `octaves` octaves (same normalisation).
+    #[inline]
+    #[must_use]
+    pub fn ridged3_octaves<B: Basis>(&self, p: Vec3, octaves: usize) -> f32 {
+        self.ridged(octaves, |o, f| {
             let off = self.offsets[o];
             B::sample3(self.seeds[o], p.x * f + off, p.y * f + off, p.z * f + off)
         })
@@ -151,19 +158,19 @@ impl Fractal {
     #[inline]
     #[must_use]
     pub fn ridged2<B: Basis>(&self, p: Vec2) -> f32 {
-        self.ridged(|o, f| {
+        self.ridged(self.octaves, |o, f| {
             let off = self.offsets[o];
             B::sample2(self.seeds[o], p.x * f + off, p.y * f + off)
         })
     }
 
     #[inline(always)]
-    fn ridged(&self, sample: impl Fn(usize, f32) -> f32) -> f32 {
+    fn ridged(&self, octaves: usize, sample: impl Fn(usize, f32) -> f32) -> f32 {
         let mut sum = 0.0;
         let mut amplitude = 1.0;
         let mut frequency = 1.0;
         let mut weight = 1.0f32;
-        for o in 0..self.octaves {
+        for o in 0..octaves.min(self.octaves) {
             let signal = 1.0 - sample(o, frequency).abs();
             let signal = signal * signal * weight;
             weight = (signal * 2.0).clamp(0.0, 1.0);

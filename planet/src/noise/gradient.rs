@@ -3,6 +3,8 @@
 //! the quintic fade. Gradients come from constant tables indexed by the top
 //! bits of the corner hash, so there is no branch on the hash.
 
+use glam::{Mat4, Vec4};
+
 use super::Basis;
 use super::lattice::{PRIME_X, PRIME_Y, PRIME_Z, corner_hash, fade, fast_floor, lerp};
 
@@ -59,18 +61,27 @@ const SCALE3: f32 = 0.964;
 const SCALE2: f32 = 1.4;
 
 #[inline(always)]
-fn dot3(h: u32, x: f32, y: f32, z: f32) -> f32 {
-    let i = (h >> 28) as usize;
-    GRAD3_X[i] * x + GRAD3_Y[i] * y + GRAD3_Z[i] * z
-}
-
-#[inline(always)]
 fn dot2(h: u32, x: f32, y: f32) -> f32 {
     let i = (h >> 28) as usize;
     GRAD2_X[i] * x + GRAD2_Y[i] * y
 }
 
+/// The 3D gradients as rows (x, y, z, 0), for four-lane dot products.
+const GRAD3_ROWS: [Vec4; 16] = {
+    let mut rows = [Vec4::ZERO; 16];
+    let mut i = 0;
+    while i < 16 {
+        rows[i] = Vec4::new(GRAD3_X[i], GRAD3_Y[i], GRAD3_Z[i], 0.0);
+        i += 1;
+    }
+    rows
+};
+
 /// 3D gradient noise at (x, y, z) in lattice units; in [-1, 1], 0 at lattice corners.
+///
+/// The eight corners run four at a time in SIMD lanes (the x0 corners, then
+/// the x1 corners), with each lane doing exactly the scalar arithmetic, so the
+/// result is the same bits as a corner-by-corner evaluation.
 #[inline]
 #[must_use]
 pub fn gradient3(seed: u32, x: f32, y: f32, z: f32) -> f32 {
@@ -82,22 +93,21 @@ pub fn gradient3(seed: u32, x: f32, y: f32, z: f32) -> f32 {
     let (x1, y1, z1) = (x0.wrapping_add(PRIME_X), y0.wrapping_add(PRIME_Y), z0.wrapping_add(PRIME_Z));
     let (gx, gy, gz) = (fx - 1.0, fy - 1.0, fz - 1.0);
 
-    let n000 = dot3(corner_hash(seed, x0, y0, z0), fx, fy, fz);
-    let n100 = dot3(corner_hash(seed, x1, y0, z0), gx, fy, fz);
-    let n010 = dot3(corner_hash(seed, x0, y1, z0), fx, gy, fz);
-    let n110 = dot3(corner_hash(seed, x1, y1, z0), gx, gy, fz);
-    let n001 = dot3(corner_hash(seed, x0, y0, z1), fx, fy, gz);
-    let n101 = dot3(corner_hash(seed, x1, y0, z1), gx, fy, gz);
-    let n011 = dot3(corner_hash(seed, x0, y1, z1), fx, gy, gz);
-    let n111 = dot3(corner_hash(seed, x1, y1, z1), gx, gy, gz);
+    // Lanes: (y0 z0), (y1 z0), (y0 z1), (y1 z1); one vector for x0, one for x1.
+    let row = |xp: u32, yp: u32, zp: u32| GRAD3_ROWS[(corner_hash(seed, xp, yp, zp) >> 28) as usize];
+    let lanes =
+        |xp: u32| Mat4::from_cols(row(xp, y0, z0), row(xp, y1, z0), row(xp, y0, z1), row(xp, y1, z1)).transpose();
+    let (a, b) = (lanes(x0), lanes(x1));
+    let py = Vec4::new(fy, gy, fy, gy);
+    let pz = Vec4::new(fz, fz, gz, gz);
+    let n0 = a.x_axis * Vec4::splat(fx) + a.y_axis * py + a.z_axis * pz;
+    let n1 = b.x_axis * Vec4::splat(gx) + b.y_axis * py + b.z_axis * pz;
 
     let (u, v, w) = (fade(fx), fade(fy), fade(fz));
-    let nx00 = lerp(n000, n100, u);
-    let nx10 = lerp(n010, n110, u);
-    let nx01 = lerp(n001, n101, u);
-    let nx11 = lerp(n011, n111, u);
-    let nxy0 = lerp(nx00, nx10, v);
-    let nxy1 = lerp(nx01, nx11, v);
+    // Along x, all four edges at once: nx00, nx10, nx01, nx11.
+    let nx = n0 + Vec4::splat(u) * (n1 - n0);
+    let nxy0 = lerp(nx.x, nx.y, v);
+    let nxy1 = lerp(nx.z, nx.w, v);
     lerp(nxy0, nxy1, w) * SCALE3
 }
 

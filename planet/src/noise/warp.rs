@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::{Fractal, FractalParams, Gradient};
+use super::{Fractal, FractalParams, Gradient, MAX_OCTAVES};
 use crate::hash::{hash1, salt};
 
 /// A 3D domain warp: `p + amplitude * (fbm_x(p * frequency), fbm_y(..), fbm_z(..))`.
@@ -28,9 +28,19 @@ impl Warp3 {
     #[inline]
     #[must_use]
     pub fn offset(&self, p: Vec3) -> Vec3 {
+        self.offset_octaves(p, MAX_OCTAVES)
+    }
+
+    /// The displacement from the first `octaves` octaves only.
+    #[inline]
+    #[must_use]
+    pub fn offset_octaves(&self, p: Vec3, octaves: usize) -> Vec3 {
         let q = p * self.frequency;
-        Vec3::new(self.axes[0].fbm3::<Gradient>(q), self.axes[1].fbm3::<Gradient>(q), self.axes[2].fbm3::<Gradient>(q))
-            * self.amplitude
+        Vec3::new(
+            self.axes[0].fbm3_octaves::<Gradient>(q, octaves),
+            self.axes[1].fbm3_octaves::<Gradient>(q, octaves),
+            self.axes[2].fbm3_octaves::<Gradient>(q, octaves),
+        ) * self.amplitude
     }
 
     /// The warped point.
@@ -38,6 +48,12 @@ impl Warp3 {
     #[must_use]
     pub fn warp(&self, p: Vec3) -> Vec3 {
         p + self.offset(p)
+    }
+
+    /// The octaves with features at least `min_length` units long (at least one).
+    #[must_use]
+    pub fn octaves_for(&self, min_length: f32) -> usize {
+        self.axes[0].octaves_for_wavelength(min_length * self.frequency)
     }
 }
 

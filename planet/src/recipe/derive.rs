@@ -183,7 +183,7 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         amplitude_m,
         continents: d.noise([radius_m * 0.6, radius_m * 1.2], [4, 6]),
         bias: match kind {
-            PlanetKind::Ocean => d.range(-0.45, -0.3, 0.01),
+            PlanetKind::Ocean => d.range(-0.3, -0.18, 0.01),
             PlanetKind::Rocky => d.range(-0.1, 0.1, 0.01),
             PlanetKind::Lava => d.range(-0.2, 0.0, 0.01),
             PlanetKind::Desert | PlanetKind::Ice => d.range(-0.05, 0.15, 0.01),
@@ -225,7 +225,7 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         overhangs: OverhangRecipe {
             noise: d.noise([40.0, 80.0], [3, 4]),
             amplitude_m: nice(d.range(9.0, 12.0, 0.5) * rugged, 0.5).min(14.0),
-            warp: d.noise([60.0, 120.0], [2, 3]),
+            warp: d.noise([60.0, 120.0], [1, 2]),
             warp_m: d.range(6.0, 14.0, 0.5),
             fade_height_m: d.range(24.0, 40.0, 1.0),
         },

@@ -1,5 +1,8 @@
 //! One file per `planet` subcommand.
 
+pub mod map;
+pub mod region;
 pub mod signature;
+pub mod slice;
 pub mod system;
 pub mod validate;

@@ -1,0 +1,12 @@
+//! Planet geometry: the cube faces, the tangent-warped cube <-> sphere
+//! mapping, the planet's voxel grid with its canonical points, and region keys.
+
+mod cube_sphere;
+mod face;
+mod grid;
+mod region_key;
+
+pub use cube_sphere::{direction, direction_warped, face_coords, unwarp, warp};
+pub use face::{Edge, EdgeCrossing, Face};
+pub use grid::{GridPoint, MARGIN, PlanetGrid, REGION_CELLS, WINDOW};
+pub use region_key::{KeyError, NEIGHBOUR_OFFSETS, RegionKey};

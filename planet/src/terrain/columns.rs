@@ -1,0 +1,213 @@
+//! `ColumnField`, the 2D pass: once per column of a region's 36² sample window,
+//! the elevated surface, the 2D terrain height over it, the mountain, plain
+//! and river masks, slope, climate, biome and surface materials. The 3D pass
+//! reuses it.
+//!
+//! Smooth fields (elevation, hills, masks, climate noise) come from lattice
+//! nodes every 4 cells (`lattice.rs`); sharp ones (detail, mountain ridges) are
+//! evaluated at every column. Slope needs the height one column beyond the
+//! window, so heights are computed over a 38² window first.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use super::Terrain;
+use super::climate::{ground, moisture, temperature_c};
+use super::fields::{CoarseFields, smoothstep};
+use super::lattice::{Window, near_cube_corner};
+use crate::geometry::{RegionKey, WINDOW};
+
+/// One column of the 2D pass.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// Unit direction of the column, planet-local.
+    pub direction: Vec3,
+    /// The elevated surface (where the voxel shell rides), metres above the base radius.
+    pub elevation_m: f32,
+    /// The 2D terrain surface, metres above the elevated surface.
+    pub height_m: f32,
+    /// Slope of the 2D surface, degrees.
+    pub slope_deg: f32,
+    /// How mountainous, 0..=1 (the plain mask is 1 - this).
+    pub mountain: f32,
+    /// How much river bed, 0..=1.
+    pub river: f32,
+    /// Temperature, °C.
+    pub temperature_c: f32,
+    /// Moisture, 0..=1.
+    pub moisture: f32,
+    /// Biome index.
+    pub biome: u8,
+    /// Primary and secondary surface materials.
+    pub surface: [u8; 2],
+    /// Share of the secondary surface material, 0..=65535.
+    pub blend: u16,
+    /// Material under the top layer.
+    pub subsurface: u8,
+    /// Thickness of the top layer, metres.
+    pub surface_depth_m: f32,
+}
+
+impl Column {
+    /// The 2D surface's height above the base radius, metres.
+    #[must_use]
+    pub fn surface_m(&self) -> f32 {
+        self.elevation_m + self.height_m
+    }
+}
+
+/// The 2D pass over a region's sample window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ColumnField {
+    /// The region.
+    pub key: RegionKey,
+    /// 36 x 36 columns, x fastest; column (0, 0) is 2 cells before the region's first.
+    pub columns: Vec<Column>,
+}
+
+impl ColumnField {
+    /// Columns along each side.
+    pub const SIDE: usize = WINDOW;
+
+    /// Column (a, b) of the window.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, a: usize, b: usize) -> &Column {
+        &self.columns[b * Self::SIDE + a]
+    }
+}
+
+/// The height-defining parts of a column, before climate.
+#[derive(Clone, Copy)]
+struct Relief {
+    coarse: CoarseFields,
+    height_m: f32,
+    mountain: f32,
+    river: f32,
+}
+
+impl Terrain {
+    fn relief(&self, d: Vec3, coarse: CoarseFields, cell_m: f32) -> Relief {
+        let r = &self.recipe;
+        let t = &r.terrain;
+        let mountain = smoothstep(t.mountains.threshold, t.mountains.threshold + 0.25, coarse.mountain_mask);
+        let ridges = if mountain > 0.0 { self.fields.ridges(d, cell_m) * mountain * t.mountains.height_m } else { 0.0 };
+        // Rivers cut valleys only above the sea, fading out at the shore.
+        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
+        let above_sea = smoothstep(sea, sea + 20.0, coarse.elevation_m + coarse.hills_m);
+        let river = if t.rivers.enabled && above_sea > 0.0 {
+            (1.0 - smoothstep(t.rivers.width, t.rivers.width + t.rivers.bank_width, coarse.river_course.abs()))
+                * above_sea
+        } else {
+            0.0
+        };
+        let height_m = coarse.hills_m + self.fields.detail_m(d, cell_m) + ridges - river * t.rivers.depth_m;
+        Relief { coarse, height_m, mountain, river }
+    }
+
+    /// The 2D pass for `key` (which must be a checked key of this planet).
+    #[must_use]
+    pub fn columns(&self, key: RegionKey) -> ColumnField {
+        let lod = key.lod;
+        let cell_m = self.grid.cell_m(lod);
+        let r = &self.recipe;
+        // A 38² window: one column of margin around the 36² sample window, for slopes.
+        let window = Window::new(&self.grid, key, 3);
+        let nodes: Vec<[f32; CoarseFields::COUNT]> =
+            window.node_directions.iter().map(|&d| self.fields.coarse(d, cell_m).to_array()).collect();
+        let reliefs: Vec<Relief> = window
+            .sites
+            .iter()
+            .map(|s| self.relief(s.direction, CoarseFields::from_array(Window::interpolate(s, &nodes)), cell_m))
+            .collect();
+        let wide = window.side;
+        let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
+        let mut columns = Vec::with_capacity(WINDOW * WINDOW);
+        for b in 1..wide - 1 {
+            for a in 1..wide - 1 {
+                let i = b * wide + a;
+                let site = &window.sites[i];
+                let relief = reliefs[i];
+                let surface = relief.coarse.elevation_m + relief.height_m;
+                let slope_deg = match site.canonical {
+                    Some(c) if !near_cube_corner(&self.grid, lod, c, 4) => {
+                        let pair = |p: usize, q: usize| {
+                            // |dh / dx| between two opposite neighbours; symmetric in p, q.
+                            let dh = (reliefs[p].coarse.elevation_m + reliefs[p].height_m)
+                                - (reliefs[q].coarse.elevation_m + reliefs[q].height_m);
+                            let dx =
+                                (window.sites[p].direction - window.sites[q].direction).length() * self.grid.radius_m;
+                            let g = dh.abs() / dx;
+                            g * g
+                        };
+                        let g2 = pair(i + 1, i - 1) + pair(i + wide, i - wide);
+                        libm::atanf(libm::sqrtf(g2)).to_degrees()
+                    }
+                    // Beyond or beside a cube corner, where neighbours depend on the frame: flat.
+                    _ => 0.0,
+                };
+                let altitude = surface - sea;
+                let temperature = temperature_c(r, site.direction, altitude, relief.coarse.temperature_noise);
+                let wet = moisture(r, relief.coarse.moisture_noise);
+                let g = ground(r, temperature, wet, altitude, slope_deg);
+                columns.push(Column {
+                    direction: site.direction,
+                    elevation_m: relief.coarse.elevation_m,
+                    height_m: relief.height_m,
+                    slope_deg,
+                    mountain: relief.mountain,
+                    river: relief.river,
+                    temperature_c: temperature,
+                    moisture: wet,
+                    biome: g.biome,
+                    surface: g.surface,
+                    blend: g.blend,
+                    subsurface: g.subsurface,
+                    surface_depth_m: g.surface_depth_m,
+                });
+            }
+        }
+        ColumnField { key, columns }
+    }
+
+    /// The 2D surface at any direction, from the exact fields (no lattice): for
+    /// maps, and for placing cell-owned features the same way at every LOD.
+    #[must_use]
+    pub fn surface_at(&self, d: Vec3) -> SurfaceSample {
+        let cell_m = self.grid.cell_m(0);
+        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        let r = &self.recipe;
+        let surface = relief.coarse.elevation_m + relief.height_m;
+        let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
+        let temperature = temperature_c(r, d, surface - sea, relief.coarse.temperature_noise);
+        let wet = moisture(r, relief.coarse.moisture_noise);
+        SurfaceSample {
+            elevation_m: relief.coarse.elevation_m,
+            surface_m: surface,
+            temperature_c: temperature,
+            moisture: wet,
+            mountain: relief.mountain,
+            river: relief.river,
+            ground: ground(r, temperature, wet, surface - sea, 0.0),
+        }
+    }
+}
+
+/// The surface at one direction (see `Terrain::surface_at`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SurfaceSample {
+    /// The elevated surface, metres above the base radius.
+    pub elevation_m: f32,
+    /// The 2D terrain surface, metres above the base radius.
+    pub surface_m: f32,
+    /// Temperature, °C.
+    pub temperature_c: f32,
+    /// Moisture, 0..=1.
+    pub moisture: f32,
+    /// Mountain mask.
+    pub mountain: f32,
+    /// River mask.
+    pub river: f32,
+    /// Biome and materials (slope not considered).
+    pub ground: super::climate::Ground,
+}

@@ -1,0 +1,260 @@
+//! The noise fields of one planet, built once from its recipe: every layer's
+//! fractal with its own seed, and the exact value of each field at a direction
+//! or a point. The column and voxel passes sample these at lattice nodes
+//! (smooth, large fields) and at every column (sharp, small ones); the planet
+//! map samples them directly.
+//!
+//! Noise coordinates are metres on the base sphere (or in planet space, for 3D
+//! fields) times the layer's frequency, so a layer looks the same size on every
+//! planet. Coarser LODs drop the octaves finer than twice their cells.
+
+use glam::Vec3;
+
+use crate::hash::{noise_seed, salt};
+use crate::noise::{Fractal, Gradient, Warp3};
+use crate::recipe::{NoiseRecipe, PlanetRecipe};
+
+/// One layer: its fractal and frequency.
+#[derive(Clone, Debug)]
+pub struct Layer {
+    fractal: Fractal,
+    frequency: f32,
+    wavelength: f32,
+}
+
+impl Layer {
+    fn new(seed: u64, tag: &[u8], noise: &NoiseRecipe) -> Self {
+        Self {
+            fractal: noise.fractal(noise_seed(seed, salt(tag))),
+            frequency: noise.frequency(),
+            wavelength: noise.wavelength_m,
+        }
+    }
+
+    /// Octaves whose wavelength is at least twice `cell_m` (at least one).
+    #[inline]
+    #[must_use]
+    pub fn octaves_for(&self, cell_m: f32) -> usize {
+        self.fractal.octaves_for_wavelength(2.0 * cell_m / self.wavelength)
+    }
+
+    /// fbm at `p` metres, in [-1, 1].
+    #[inline]
+    #[must_use]
+    pub fn fbm(&self, p: Vec3, octaves: usize) -> f32 {
+        self.fractal.fbm3_octaves::<Gradient>(p * self.frequency, octaves)
+    }
+
+    /// Ridged multifractal at `p` metres, in [0, 1].
+    #[inline]
+    #[must_use]
+    pub fn ridged(&self, p: Vec3, octaves: usize) -> f32 {
+        self.fractal.ridged3_octaves::<Gradient>(p * self.frequency, octaves)
+    }
+}
+
+/// The smooth fields, interpolated between lattice nodes: they change little
+/// over a few cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CoarseFields {
+    /// Offset of the elevated surface from the base radius, metres.
+    pub elevation_m: f32,
+    /// Rolling hills, metres above (or below) the elevated surface.
+    pub hills_m: f32,
+    /// Raw mountain mask noise, [-1, 1].
+    pub mountain_mask: f32,
+    /// River course noise, [-1, 1]: rivers run along its zero crossings.
+    pub river_course: f32,
+    /// Regional temperature noise, [-1, 1].
+    pub temperature_noise: f32,
+    /// Moisture noise, [-1, 1].
+    pub moisture_noise: f32,
+}
+
+impl CoarseFields {
+    /// Number of fields.
+    pub const COUNT: usize = 6;
+
+    /// The fields as an array, for interpolation.
+    #[must_use]
+    pub fn to_array(self) -> [f32; Self::COUNT] {
+        [
+            self.elevation_m,
+            self.hills_m,
+            self.mountain_mask,
+            self.river_course,
+            self.temperature_noise,
+            self.moisture_noise,
+        ]
+    }
+
+    /// The fields from an array.
+    #[must_use]
+    pub fn from_array(a: [f32; Self::COUNT]) -> Self {
+        Self {
+            elevation_m: a[0],
+            hills_m: a[1],
+            mountain_mask: a[2],
+            river_course: a[3],
+            temperature_noise: a[4],
+            moisture_noise: a[5],
+        }
+    }
+}
+
+/// All noise layers of one planet.
+#[derive(Clone, Debug)]
+pub struct Fields {
+    radius_m: f32,
+    elevation_amplitude_m: f32,
+    elevation_bias: f32,
+    highland_exponent: f32,
+    ranges_m: f32,
+    hills_m: f32,
+    continents: Layer,
+    ranges: Layer,
+    hills: Layer,
+    detail: Layer,
+    detail_m: f32,
+    mountain_mask: Layer,
+    ridges: Layer,
+    rivers: Layer,
+    temperature: Layer,
+    moisture: Layer,
+    overhang: Layer,
+    warp: Warp3,
+    worm_a: Layer,
+    worm_b: Layer,
+}
+
+impl Fields {
+    /// The fields of a planet from its seed and recipe.
+    #[must_use]
+    pub fn new(seed: u64, r: &PlanetRecipe) -> Self {
+        let t = &r.terrain;
+        Self {
+            radius_m: r.radius_m,
+            elevation_amplitude_m: r.elevation.amplitude_m,
+            elevation_bias: r.elevation.bias,
+            highland_exponent: r.elevation.highland_exponent,
+            ranges_m: r.elevation.ranges_m,
+            hills_m: t.hills.height_m,
+            continents: Layer::new(seed, b"contnent", &r.elevation.continents),
+            ranges: Layer::new(seed, b"ranges", &r.elevation.ranges),
+            hills: Layer::new(seed, b"hills", &t.hills.noise),
+            detail: Layer::new(seed, b"detail", &t.detail.noise),
+            detail_m: t.detail.height_m,
+            mountain_mask: Layer::new(seed, b"mtnmask", &t.mountains.mask),
+            ridges: Layer::new(seed, b"ridges", &t.mountains.ridges),
+            rivers: Layer::new(seed, b"rivers", &t.rivers.course),
+            temperature: Layer::new(seed, b"temp", &r.climate.temperature_noise),
+            moisture: Layer::new(seed, b"moisture", &r.climate.moisture),
+            overhang: Layer::new(seed, b"overhang", &t.overhangs.noise),
+            warp: Warp3::new(
+                noise_seed(seed, salt(b"warp")),
+                t.overhangs.warp.params(),
+                t.overhangs.warp.frequency(),
+                t.overhangs.warp_m,
+            ),
+            worm_a: Layer::new(seed, b"worm_a", &r.caves.worms),
+            worm_b: Layer::new(seed, b"worm_b", &r.caves.worms),
+        }
+    }
+
+    /// Base radius, metres.
+    #[must_use]
+    pub fn radius_m(&self) -> f32 {
+        self.radius_m
+    }
+
+    /// The elevated surface's offset from the base radius at direction `d`, for
+    /// cells of `cell_m` metres: continents shaped into basins and highlands,
+    /// with ridged mountain ranges raised on the high ground.
+    #[inline]
+    #[must_use]
+    pub fn elevation_m(&self, d: Vec3, cell_m: f32) -> f32 {
+        let p = d * self.radius_m;
+        let c =
+            (self.continents.fbm(p, self.continents.octaves_for(cell_m)) * 1.6 + self.elevation_bias).clamp(-1.0, 1.0);
+        let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
+        let highland = smoothstep(0.0, 0.45, c);
+        let ranges =
+            if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
+        shaped * self.elevation_amplitude_m + ranges * self.ranges_m
+    }
+
+    /// The smooth fields at direction `d`.
+    #[must_use]
+    pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
+        let p = d * self.radius_m;
+        CoarseFields {
+            elevation_m: self.elevation_m(d, cell_m),
+            hills_m: self.hills.fbm(p, self.hills.octaves_for(cell_m)) * self.hills_m,
+            mountain_mask: self.mountain_mask.fbm(p, self.mountain_mask.octaves_for(cell_m)),
+            river_course: self.rivers.fbm(p, self.rivers.octaves_for(cell_m)),
+            temperature_noise: self.temperature.fbm(p, self.temperature.octaves_for(cell_m)),
+            moisture_noise: self.moisture.fbm(p, self.moisture.octaves_for(cell_m)),
+        }
+    }
+
+    /// Small-scale roughness at direction `d`, metres.
+    #[inline]
+    #[must_use]
+    pub fn detail_m(&self, d: Vec3, cell_m: f32) -> f32 {
+        self.detail.fbm(d * self.radius_m, self.detail.octaves_for(cell_m)) * self.detail_m
+    }
+
+    /// Mountain ridges at direction `d`, [0, 1].
+    #[inline]
+    #[must_use]
+    pub fn ridges(&self, d: Vec3, cell_m: f32) -> f32 {
+        self.ridges.ridged(d * self.radius_m, self.ridges.octaves_for(cell_m))
+    }
+
+    /// Overhang noise at planet-local point `p` (metres), after domain warp.
+    #[inline]
+    #[must_use]
+    pub fn overhang(&self, p: Vec3, cell_m: f32) -> f32 {
+        let warped = p + self.warp.offset_octaves(p, self.warp.octaves_for(2.0 * cell_m));
+        self.overhang.fbm(warped, self.overhang.octaves_for(cell_m))
+    }
+
+    /// Worm-cave noise `which` (0 or 1) at `p`; tunnels run where both are near zero.
+    #[inline]
+    #[must_use]
+    pub fn worm(&self, p: Vec3, cell_m: f32, which: usize) -> f32 {
+        let layer = if which == 0 { &self.worm_a } else { &self.worm_b };
+        layer.fbm(p, layer.octaves_for(cell_m))
+    }
+}
+
+/// Hermite smoothstep of `x` between `a` and `b`, in [0, 1].
+#[inline]
+#[must_use]
+pub fn smoothstep(a: f32, b: f32, x: f32) -> f32 {
+    let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recipe::{PlanetKind, derive_recipe};
+
+    #[test]
+    fn elevation_stays_within_the_recipe() {
+        let r = derive_recipe(PlanetKind::Rocky, 9);
+        let f = Fields::new(9, &r);
+        let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+        for i in 0..4000 {
+            let t = i as f32 * 0.618;
+            let d = Vec3::new(libm::sinf(t), libm::cosf(t * 1.3), libm::sinf(t * 0.7 + 1.0)).normalize();
+            let e = f.elevation_m(d, 1.0);
+            lo = lo.min(e);
+            hi = hi.max(e);
+        }
+        assert!(lo >= -r.elevation.amplitude_m && hi <= r.elevation.max_rise_m(), "{lo}..{hi}");
+        // Both basins and high ground occur.
+        assert!(lo < -0.2 * r.elevation.amplitude_m && hi > 0.2 * r.elevation.amplitude_m, "{lo}..{hi}");
+    }
+}

@@ -1,0 +1,88 @@
+//! Terrain: the generator that fills a region with voxels, in two passes.
+//! `columns` (the 2D pass, `ColumnField`) and `voxels` (the 3D pass,
+//! `VoxelGrid`); `Terrain` holds what both need from a `PlanetPlan`.
+//!
+//! ```
+//! use planet::{PlannedSystem, RegionKey};
+//! use planet::terrain::Terrain;
+//!
+//! let system = PlannedSystem::default_system();
+//! let terrain = Terrain::new(&system.planets[1]);
+//! let key: RegionKey = "4/3/20/20/0".parse().unwrap();
+//! let grid = terrain.region(key).unwrap();
+//! assert_eq!(grid.voxels.len(), 36 * 36 * 36);
+//! ```
+
+mod climate;
+mod columns;
+mod features;
+mod fields;
+mod lattice;
+mod voxels;
+
+pub use climate::{Ground, biome, ground, moisture, temperature_c};
+pub use columns::{Column, ColumnField, SurfaceSample};
+pub use features::{Capsule, Deposit};
+pub use fields::{CoarseFields, Fields, smoothstep};
+pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
+pub use voxels::{DENSITY_PER_M, Voxel, VoxelGrid};
+
+use glam::Vec3;
+
+use crate::geometry::{KeyError, PlanetGrid, REGION_CELLS, RegionKey, face_coords};
+use crate::plan::PlanetPlan;
+use crate::recipe::PlanetRecipe;
+
+/// Everything the terrain passes need of one planet, built once from its plan.
+#[derive(Clone, Debug)]
+pub struct Terrain {
+    /// The planet's seed.
+    pub seed: u64,
+    /// The planet's recipe.
+    pub recipe: PlanetRecipe,
+    /// The planet's voxel grid.
+    pub grid: PlanetGrid,
+    /// The planet's noise layers.
+    pub fields: Fields,
+}
+
+impl Terrain {
+    /// The terrain generator of a planet.
+    #[must_use]
+    pub fn new(plan: &PlanetPlan) -> Self {
+        Self {
+            seed: plan.seed,
+            recipe: plan.recipe.clone(),
+            grid: PlanetGrid::new(&plan.recipe),
+            fields: Fields::new(plan.seed, &plan.recipe),
+        }
+    }
+
+    /// Both passes for `key`, after checking that it names a region of this planet.
+    pub fn region(&self, key: RegionKey) -> Result<VoxelGrid, KeyError> {
+        self.grid.check(key)?;
+        Ok(self.voxels(&self.columns(key)))
+    }
+
+    /// The region at `lod` holding the surface at direction `d`.
+    #[must_use]
+    pub fn surface_key(&self, d: Vec3, lod: u8) -> RegionKey {
+        let lod = lod.min(self.grid.max_lod);
+        let (face, u, v) = face_coords(d);
+        let cells = self.grid.cells_across(lod) as f32;
+        let regions = self.grid.regions_across(lod);
+        let column = |t: f32| (((t + 1.0) * 0.5 * cells / REGION_CELLS as f32) as u32).min(regions - 1);
+        let s = self.surface_at(d);
+        let above_floor = self.grid.shell_below_m + (s.surface_m - s.elevation_m);
+        let layer = above_floor / self.grid.layer_m(lod);
+        let z = ((layer / REGION_CELLS as f32).max(0.0) as u32).min(self.grid.regions_up(lod) - 1);
+        RegionKey { face: face.index(), lod, x: column(u), y: column(v), z }
+    }
+}
+
+/// The unit direction of latitude and longitude in degrees (+Y is north).
+#[must_use]
+pub fn lat_lon_direction(lat_deg: f32, lon_deg: f32) -> Vec3 {
+    let (lat, lon) = (lat_deg.to_radians(), lon_deg.to_radians());
+    Vec3::new(libm::cosf(lat) * libm::cosf(lon), libm::sinf(lat), libm::cosf(lat) * libm::sinf(lon))
+}

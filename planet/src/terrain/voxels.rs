@@ -1,0 +1,408 @@
+//! `VoxelGrid`, the 3D pass: 36³ samples per region, each a 6-byte voxel
+//! (density, two materials, blend).
+//!
+//! Density, in metres (positive = solid), is the 2D surface's height over the
+//! sample plus warped 3D noise that fades out above the surface (no floating
+//! islands), minus worm caves (two thresholded noises), cave mouths and their
+//! tunnels (cell-owned capsules), plus resource deposits (cell-owned spheres
+//! of their own material). Deep rock is banded into strata that follow the
+//! elevated surface.
+//!
+//! Speed comes from doing little: the 3D noise lives on lattice nodes every 4
+//! cells and is interpolated; a column evaluates it only in the band where it
+//! can change the sign of the density, and caves only in their depth range;
+//! the rest of the column (surely solid or surely air) is filled from the 2D
+//! height alone. Coarse LODs drop octaves finer than their cells and skip
+//! features smaller than a cell.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use super::Terrain;
+use super::columns::ColumnField;
+use super::features::{Capsule, Deposit};
+use super::lattice::{LATTICE, Window};
+use crate::geometry::{MARGIN, REGION_CELLS, RegionKey, WINDOW};
+use crate::signature::Signature;
+
+/// Density units per metre: i16 covers ±256 m at 7.8 mm resolution.
+pub const DENSITY_PER_M: f32 = 128.0;
+
+/// One voxel: 6 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[repr(C)]
+pub struct Voxel {
+    /// Signed density, `DENSITY_PER_M` per metre; positive is solid.
+    pub density: i16,
+    /// Primary and secondary material ids.
+    pub materials: [u8; 2],
+    /// Share of the secondary material, 0..=65535.
+    pub blend: u16,
+}
+
+impl Voxel {
+    /// Whether the voxel is inside the ground.
+    #[inline]
+    #[must_use]
+    pub fn is_solid(&self) -> bool {
+        self.density > 0
+    }
+
+    /// Density in metres.
+    #[inline]
+    #[must_use]
+    pub fn density_m(&self) -> f32 {
+        f32::from(self.density) / DENSITY_PER_M
+    }
+}
+
+/// The 3D pass over a region's 36³ sample window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VoxelGrid {
+    /// The region.
+    pub key: RegionKey,
+    /// 36³ voxels in columns: z (up) fastest, then x, then y, so that a column
+    /// is contiguous. Sample (0, 0, 0) is 2 cells before the region's first
+    /// cell on every axis.
+    pub voxels: Vec<Voxel>,
+}
+
+impl VoxelGrid {
+    /// Samples along each side.
+    pub const SIDE: usize = WINDOW;
+
+    /// The voxel at window sample (a, b, c).
+    #[inline]
+    #[must_use]
+    pub fn at(&self, a: usize, b: usize, c: usize) -> Voxel {
+        self.voxels[(b * Self::SIDE + a) * Self::SIDE + c]
+    }
+
+    /// The voxels as little-endian bytes: the canonical encoding hashes and dumps use.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.voxels.len() * 6);
+        for v in &self.voxels {
+            out.extend_from_slice(&v.density.to_le_bytes());
+            out.extend_from_slice(&v.materials);
+            out.extend_from_slice(&v.blend.to_le_bytes());
+        }
+        out
+    }
+
+    /// A signature of the voxels (the region's golden hash).
+    #[must_use]
+    pub fn signature(&self) -> Signature {
+        Signature::of_bytes("voxels", &self.to_bytes())
+    }
+}
+
+/// Vertical lattice levels of a window: samples -2..=33 fall between levels
+/// at -4, 0, ..., 36 (in layers from the region's first layer).
+const LEVELS: usize = 11;
+// The level arithmetic in `voxels` assumes a margin of 2 and a lattice of 4.
+const _: () = assert!(MARGIN == 2 && LATTICE == 4);
+
+/// Lazily evaluated 3D lattice values, per (node, level).
+struct Volume<'t> {
+    terrain: &'t Terrain,
+    window: &'t Window,
+    /// Radius of each node's shell floor.
+    floor_r: Vec<f32>,
+    /// Height above the shell floor of each level, metres.
+    level_z: [f32; LEVELS],
+    cell_m: f32,
+    overhang: Vec<f32>,
+    worms: Vec<[f32; 2]>,
+}
+
+const UNSET: f32 = f32::NAN;
+
+impl<'t> Volume<'t> {
+    fn new(terrain: &'t Terrain, window: &'t Window, first_layer: i32, layer_m: f32) -> Self {
+        let key = window.key;
+        let cell_m = terrain.grid.cell_m(key.lod);
+        let floor_r = window
+            .node_directions
+            .iter()
+            .map(|&d| terrain.recipe.radius_m + terrain.fields.elevation_m(d, cell_m) - terrain.grid.shell_below_m)
+            .collect();
+        let mut level_z = [0.0; LEVELS];
+        for (l, z) in level_z.iter_mut().enumerate() {
+            *z = (first_layer - LATTICE + l as i32 * LATTICE) as f32 * layer_m;
+        }
+        let n = window.nodes.len() * LEVELS;
+        Self { terrain, window, floor_r, level_z, cell_m, overhang: vec![UNSET; n], worms: vec![[UNSET; 2]; n] }
+    }
+
+    fn position(&self, node: usize, level: usize) -> Vec3 {
+        self.window.node_directions[node] * (self.floor_r[node] + self.level_z[level])
+    }
+
+    /// Overhang noise interpolated at a site, level by level (horizontal first).
+    fn overhang_at(&mut self, terms: &[(u32, f32)], level: usize) -> f32 {
+        let mut v = 0.0;
+        for &(node, w) in terms {
+            let i = node as usize * LEVELS + level;
+            if self.overhang[i].is_nan() {
+                self.overhang[i] = self.terrain.fields.overhang(self.position(node as usize, level), self.cell_m);
+            }
+            v += w * self.overhang[i];
+        }
+        v
+    }
+
+    /// Worm noise `which` (0 or 1) interpolated at a site, at one level.
+    fn worm_at(&mut self, terms: &[(u32, f32)], level: usize, which: usize) -> f32 {
+        let mut v = 0.0;
+        for &(node, w) in terms {
+            let i = node as usize * LEVELS + level;
+            if self.worms[i][which].is_nan() {
+                let p = self.position(node as usize, level);
+                self.worms[i][which] = self.terrain.fields.worm(p, self.cell_m, which);
+            }
+            v += w * self.worms[i][which];
+        }
+        v
+    }
+}
+
+/// Linear interpolation in the form that returns `a` and `b` exactly at the ends.
+#[inline]
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}
+
+impl Terrain {
+    /// The 3D pass for the region of `columns`.
+    #[must_use]
+    pub fn voxels(&self, columns: &ColumnField) -> VoxelGrid {
+        let key = columns.key;
+        let r = &self.recipe;
+        let lod = key.lod;
+        let layer_m = self.grid.layer_m(lod);
+        let cell_m = self.grid.cell_m(lod);
+        let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
+        let window = Window::new(&self.grid, key, MARGIN);
+        let mut volume = Volume::new(self, &window, key.z as i32 * REGION_CELLS, layer_m);
+        let shell_below = self.grid.shell_below_m;
+
+        let overhangs = &r.terrain.overhangs;
+        let amplitude = overhangs.amplitude_m;
+        let band = amplitude + 2.0 * layer_m;
+        let caves = &r.caves;
+        // Worm tunnels are a few metres across: finer LODs only.
+        let worms_on = caves.enabled && cell_m <= 4.0;
+        let worm_floor = 8.0; // metres above the shell floor: caves never open the bottom of the shell
+        let worm_cap = 2.0 * layer_m;
+        let worm_scale = 3.0 / caves.worm_threshold;
+        let inv_fade = 1.0 / overhangs.fade_height_m;
+        let strata = r.surface.strata_m;
+
+        let (lo, hi) = self.window_bounds(columns, first_layer, layer_m);
+        let deposits: Vec<Deposit> = if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() };
+        let mouths: Vec<Capsule> =
+            if caves.enabled && cell_m <= 8.0 { self.cave_mouths_near(lo, hi) } else { Vec::new() };
+
+        let side = WINDOW;
+        let mut voxels = vec![Voxel::default(); side * side * side];
+        // Per window layer: its height above the shell floor, its lattice level
+        // (levels are every 4 layers from layer -4) and its weight towards the next.
+        let z_of: [f32; WINDOW] = core::array::from_fn(|c| (first_layer + c as i32) as f32 * layer_m);
+        let level_of: [(usize, f32); WINDOW] = core::array::from_fn(|c| ((c + 2) / 4, ((c + 2) % 4) as f32 * 0.25));
+        // Window layers (a range of c) whose height lies in [lo, hi) metres.
+        let layers_in = |lo: f32, hi: f32| {
+            let first = z_of.partition_point(|&z| z < lo);
+            first..first.max(z_of.partition_point(|&z| z < hi))
+        };
+        let rock = [r.surface.bedrock as u8, r.surface.rock as u8];
+        // Strata: bands of bedrock and rock parallel to the elevated surface (a
+        // triangle wave over height in the shell), the same for every column.
+        let strata_blend: [u16; WINDOW] = core::array::from_fn(|c| {
+            if strata <= 0.0 {
+                return 0;
+            }
+            let x = z_of[c] / strata;
+            let t = x - 2.0 * floor_f32(x * 0.5);
+            ((1.0 - (t - 1.0).abs()).clamp(0.0, 1.0) * 65535.0) as u16
+        });
+        let mut d = [0f32; WINDOW];
+        for b in 0..side {
+            for a in 0..side {
+                let col = columns.at(a, b);
+                let terms = window.site(a, b).terms();
+                let s = shell_below + col.height_m;
+                for (dc, z) in d.iter_mut().zip(&z_of) {
+                    *dc = s - z;
+                }
+                // Overhangs: only inside the band where they can change the sign
+                // (|depth| <= band), faded out towards fade_height above the surface.
+                let band_layers = layers_in(s - band, s + band);
+                if amplitude > 0.0 && !band_layers.is_empty() {
+                    let mut profile = [0f32; LEVELS];
+                    for l in level_of[band_layers.start].0..=level_of[band_layers.end - 1].0 + 1 {
+                        profile[l] = volume.overhang_at(terms, l);
+                    }
+                    for c in band_layers {
+                        let (l, t) = level_of[c];
+                        let n = mix(profile[l], profile[l + 1], t);
+                        let depth = s - z_of[c];
+                        let fade = if depth < 0.0 { (1.0 + depth * inv_fade).max(0.0) } else { 1.0 };
+                        d[c] += amplitude * fade * n;
+                    }
+                }
+                // Worm caves: below their minimum depth, above the shell floor, fading in
+                // over 4 m. A tunnel is where both worm noises are near zero; the carve
+                // term min(cap, (max(|a|, |b|) - threshold) * 3 / t), with cap = min(d, 2
+                // layers), also caps the density of solid ground around tunnels (only its
+                // sign and the values near a crossing matter). Where |a| alone puts the
+                // term at the cap, b cannot change it and is not evaluated.
+                let cave_layers = layers_in(worm_floor, s - caves.min_depth_m);
+                if worms_on && !cave_layers.is_empty() {
+                    let levels = level_of[cave_layers.start].0..=level_of[cave_layers.end - 1].0 + 1;
+                    let mut pa = [0f32; LEVELS];
+                    for l in levels.clone() {
+                        pa[l] = volume.worm_at(terms, l, 0);
+                    }
+                    let mut need_b = [false; LEVELS];
+                    let mut a = [0f32; WINDOW];
+                    let mut threshold = [0f32; WINDOW];
+                    let mut cap = [0f32; WINDOW];
+                    for c in cave_layers.clone() {
+                        let (l, t) = level_of[c];
+                        let z = z_of[c];
+                        a[c] = mix(pa[l], pa[l + 1], t).abs();
+                        let fade = ((s - z - caves.min_depth_m) * 0.25).min((z - worm_floor) * 0.25).min(1.0);
+                        threshold[c] = caves.worm_threshold * fade;
+                        cap[c] = d[c].min(worm_cap);
+                        if (a[c] - threshold[c]) * worm_scale < cap[c] {
+                            need_b[l] = true;
+                            need_b[l + 1] = true;
+                        }
+                    }
+                    let mut pb = [f32::NAN; LEVELS];
+                    for l in levels {
+                        if need_b[l] {
+                            pb[l] = volume.worm_at(terms, l, 1);
+                        }
+                    }
+                    for c in cave_layers {
+                        let (l, t) = level_of[c];
+                        // Where b was not needed any value gives the cap: use a.
+                        let b = if need_b[l] && need_b[l + 1] { mix(pb[l], pb[l + 1], t).abs() } else { a[c] };
+                        d[c] = cap[c].min((a[c].max(b) - threshold[c]) * worm_scale);
+                    }
+                }
+                // Materials by depth below the 2D surface: banded rock, subsurface, surface (air too).
+                let out = &mut voxels[(b * side + a) * side..][..side];
+                let deep = layers_in(f32::MIN, s - col.surface_depth_m - 3.0).end;
+                let sub = layers_in(f32::MIN, s - col.surface_depth_m).end;
+                for c in 0..deep {
+                    out[c] = Voxel { density: quantize(d[c]), materials: rock, blend: strata_blend[c] };
+                }
+                for c in deep..sub {
+                    out[c] = Voxel { density: quantize(d[c]), materials: [col.subsurface; 2], blend: 0 };
+                }
+                for c in sub..side {
+                    out[c] = Voxel { density: quantize(d[c]), materials: col.surface, blend: col.blend };
+                }
+            }
+        }
+        if !deposits.is_empty() || !mouths.is_empty() {
+            self.apply_features(&mut voxels, columns, first_layer, layer_m, &deposits, &mouths);
+        }
+        VoxelGrid { key, voxels }
+    }
+
+    /// The planet-local box holding every sample of the window.
+    fn window_bounds(&self, columns: &ColumnField, first_layer: i32, layer_m: f32) -> (Vec3, Vec3) {
+        let mut lo = Vec3::splat(f32::MAX);
+        let mut hi = Vec3::splat(f32::MIN);
+        let bottom = first_layer as f32 * layer_m;
+        let top = (first_layer + WINDOW as i32 - 1) as f32 * layer_m;
+        for col in &columns.columns {
+            let floor_r = self.recipe.radius_m + col.elevation_m - self.grid.shell_below_m;
+            for z in [bottom, top] {
+                let p = col.direction * (floor_r + z);
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        (lo, hi)
+    }
+
+    /// Carves cave mouths and sets deposits, sample by sample inside each feature's box.
+    fn apply_features(
+        &self,
+        voxels: &mut [Voxel],
+        columns: &ColumnField,
+        first_layer: i32,
+        layer_m: f32,
+        deposits: &[Deposit],
+        mouths: &[Capsule],
+    ) {
+        let side = WINDOW;
+        let shell_below = self.grid.shell_below_m;
+        let boxes: Vec<(Vec3, Vec3)> = mouths
+            .iter()
+            .map(Capsule::bounds)
+            .chain(deposits.iter().map(|d| (d.center - Vec3::splat(d.radius), d.center + Vec3::splat(d.radius))))
+            .collect();
+        for b in 0..side {
+            for a in 0..side {
+                let col = columns.at(a, b);
+                let floor_r = self.recipe.radius_m + col.elevation_m - shell_below;
+                // Skip columns whose radial segment misses every feature's box.
+                let bottom = col.direction * (floor_r + first_layer as f32 * layer_m);
+                let top = col.direction * (floor_r + (first_layer + side as i32 - 1) as f32 * layer_m);
+                let (clo, chi) = (bottom.min(top), bottom.max(top));
+                if !boxes.iter().any(|(lo, hi)| clo.cmple(*hi).all() && chi.cmpge(*lo).all()) {
+                    continue;
+                }
+                for c in 0..side {
+                    let p = col.direction * (floor_r + (first_layer + c as i32) as f32 * layer_m);
+                    let v = &mut voxels[(b * side + a) * side + c];
+                    let mut d = v.density_m();
+                    let mut changed = false;
+                    for m in mouths {
+                        let (lo, hi) = m.bounds();
+                        if p.cmpge(lo).all() && p.cmple(hi).all() {
+                            d = d.min(m.distance(p));
+                            changed = true;
+                        }
+                    }
+                    for dep in deposits {
+                        let inside = dep.radius - libm::sqrtf((p - dep.center).length_squared());
+                        if inside > 0.0 {
+                            d = d.max(inside);
+                            v.materials = [dep.material; 2];
+                            v.blend = 0;
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        v.density = quantize(d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Metres to stored density, rounded half away from zero, saturating. (No
+/// `f32::round`: without SSE4.1 it is a library call, and this runs per sample.)
+#[inline]
+fn quantize(d: f32) -> i16 {
+    let x = (d * DENSITY_PER_M).clamp(-32767.0, 32767.0);
+    (x + 0.5f32.copysign(x)) as i16
+}
+
+/// `floor(x)` for |x| < 2^31 without a library call.
+#[inline]
+fn floor_f32(x: f32) -> f32 {
+    let i = x as i32;
+    (i - i32::from(x < i as f32)) as f32
+}
+
+/// The grid key layout of `VoxelGrid`, checked at compile time: 6 bytes a voxel.
+const _: () = assert!(size_of::<Voxel>() == 6);

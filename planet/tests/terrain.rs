@@ -115,24 +115,27 @@ fn overlaps_match_around_cube_corners() {
 #[test]
 fn features_are_the_same_on_both_sides_of_a_boundary() {
     let t = terrain(1);
-    // Find a cave mouth and a deposit near a surface point, then compare the regions around them.
-    let key = t.surface_key(lat_lon_direction(43.5, -179.5), 0);
-    let columns = t.columns(key);
-    let c = columns.at(18, 18);
-    let centre = c.direction * (t.recipe.radius_m + c.surface_m());
-    let reach = glam::Vec3::splat(600.0);
-    let mouths = t.cave_mouths_near(centre - reach, centre + reach);
-    let deposits = t.deposits_near(centre - glam::Vec3::splat(60.0), centre + glam::Vec3::splat(60.0));
-    assert!(!mouths.is_empty() && !deposits.is_empty(), "{} mouths, {} deposits", mouths.len(), deposits.len());
-    for p in [mouths[0].a, deposits[0].center] {
-        let at = t.surface_key(p.normalize(), 0);
-        let mut found_feature = false;
-        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1)] {
-            let n = t.grid.neighbour(at, dx, dy, 0).unwrap();
-            compare(&t, at, n);
-            found_feature = true;
+    // Find a cave mouth and a deposit near some surface point, then compare the
+    // region holding each with its eight neighbours.
+    let mut found = None;
+    for (lat, lon) in [(43.5, -179.5), (2.0, -15.0), (-30.0, 60.0), (20.0, 120.0), (-60.0, -100.0)] {
+        let d = lat_lon_direction(lat, lon);
+        let centre = d * (t.recipe.radius_m + t.surface_at(d).surface_m);
+        let mouths = t.cave_mouths_near(centre - glam::Vec3::splat(1500.0), centre + glam::Vec3::splat(1500.0));
+        let deposits = t.deposits_near(centre - glam::Vec3::splat(150.0), centre + glam::Vec3::splat(150.0));
+        if let (Some(m), Some(dep)) = (mouths.first(), deposits.first()) {
+            found = Some((m.a, dep.center));
+            break;
         }
-        assert!(found_feature);
+    }
+    let (mouth, deposit) = found.expect("some mouth and deposit near the probe points");
+    for p in [mouth, deposit] {
+        let at = t.surface_key(p.normalize(), 0);
+        for (dx, dy) in [(1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)] {
+            if let Some(n) = t.grid.neighbour(at, dx, dy, 0) {
+                compare(&t, at, n);
+            }
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 use glam::{Mat4, Vec4};
 
 use super::Basis;
-use super::lattice::{PRIME_X, PRIME_Y, PRIME_Z, corner_hash, fade, fast_floor, lerp};
+use super::lattice::{PRIME_X, PRIME_Y, PRIME_Z, fade, fast_floor, gradient_index, lerp};
 
 /// 3D gradients: the 12 cube-edge directions of Perlin's improved noise, padded
 /// to 16 with four of them repeated, split into one table per axis.
@@ -61,8 +61,7 @@ const SCALE3: f32 = 0.964;
 const SCALE2: f32 = 1.4;
 
 #[inline(always)]
-fn dot2(h: u32, x: f32, y: f32) -> f32 {
-    let i = (h >> 28) as usize;
+fn dot2(i: usize, x: f32, y: f32) -> f32 {
     GRAD2_X[i] * x + GRAD2_Y[i] * y
 }
 
@@ -94,7 +93,7 @@ pub fn gradient3(seed: u32, x: f32, y: f32, z: f32) -> f32 {
     let (gx, gy, gz) = (fx - 1.0, fy - 1.0, fz - 1.0);
 
     // Lanes: (y0 z0), (y1 z0), (y0 z1), (y1 z1); one vector for x0, one for x1.
-    let row = |xp: u32, yp: u32, zp: u32| GRAD3_ROWS[(corner_hash(seed, xp, yp, zp) >> 28) as usize];
+    let row = |xp: u32, yp: u32, zp: u32| GRAD3_ROWS[gradient_index(seed, xp, yp, zp)];
     let lanes =
         |xp: u32| Mat4::from_cols(row(xp, y0, z0), row(xp, y1, z0), row(xp, y0, z1), row(xp, y1, z1)).transpose();
     let (a, b) = (lanes(x0), lanes(x1));
@@ -122,10 +121,10 @@ pub fn gradient2(seed: u32, x: f32, y: f32) -> f32 {
     let (x1, y1) = (x0.wrapping_add(PRIME_X), y0.wrapping_add(PRIME_Y));
     let (gx, gy) = (fx - 1.0, fy - 1.0);
 
-    let n00 = dot2(corner_hash(seed, x0, y0, 0), fx, fy);
-    let n10 = dot2(corner_hash(seed, x1, y0, 0), gx, fy);
-    let n01 = dot2(corner_hash(seed, x0, y1, 0), fx, gy);
-    let n11 = dot2(corner_hash(seed, x1, y1, 0), gx, gy);
+    let n00 = dot2(gradient_index(seed, x0, y0, 0), fx, fy);
+    let n10 = dot2(gradient_index(seed, x1, y0, 0), gx, fy);
+    let n01 = dot2(gradient_index(seed, x0, y1, 0), fx, gy);
+    let n11 = dot2(gradient_index(seed, x1, y1, 0), gx, gy);
 
     let (u, v) = (fade(fx), fade(fy));
     lerp(lerp(n00, n10, u), lerp(n01, n11, u), v) * SCALE2

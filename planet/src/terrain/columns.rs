@@ -110,11 +110,12 @@ impl Terrain {
     pub fn columns(&self, key: RegionKey) -> ColumnField {
         let lod = key.lod;
         let cell_m = self.grid.cell_m(lod);
+        let node_cell_m = self.node_cell_m(lod);
         let r = &self.recipe;
         // A 38² window: one column of margin around the 36² sample window, for slopes.
         let window = Window::new(&self.grid, key, 3);
         let nodes: Vec<[f32; CoarseFields::COUNT]> =
-            window.node_directions.iter().map(|&d| self.fields.coarse(d, cell_m).to_array()).collect();
+            window.node_directions.iter().map(|&d| self.fields.coarse(d, node_cell_m).to_array()).collect();
         let reliefs: Vec<Relief> = window
             .sites
             .iter()

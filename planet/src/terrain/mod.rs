@@ -64,6 +64,13 @@ impl Terrain {
         Ok(self.voxels(&self.columns(key)))
     }
 
+    /// Spacing of lattice nodes at `lod`, metres. Fields sampled at nodes drop
+    /// the octaves finer than twice this: the lattice could not hold them.
+    #[must_use]
+    pub fn node_cell_m(&self, lod: u8) -> f32 {
+        LATTICE as f32 * self.grid.cell_m(lod)
+    }
+
     /// The region at `lod` holding the surface at direction `d`.
     #[must_use]
     pub fn surface_key(&self, d: Vec3, lod: u8) -> RegionKey {

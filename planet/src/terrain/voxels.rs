@@ -111,6 +111,7 @@ struct Volume<'t> {
     floor_r: Vec<f32>,
     /// Height above the shell floor of each level, metres.
     level_z: [f32; LEVELS],
+    /// Node spacing, metres: octaves finer than twice this are dropped.
     cell_m: f32,
     overhang: Vec<f32>,
     worms: Vec<[f32; 2]>,
@@ -121,7 +122,7 @@ const UNSET: f32 = f32::NAN;
 impl<'t> Volume<'t> {
     fn new(terrain: &'t Terrain, window: &'t Window, first_layer: i32, layer_m: f32) -> Self {
         let key = window.key;
-        let cell_m = terrain.grid.cell_m(key.lod);
+        let cell_m = terrain.node_cell_m(key.lod);
         let floor_r = window
             .node_directions
             .iter()
@@ -246,8 +247,8 @@ impl Terrain {
                     for c in band_layers {
                         let (l, t) = level_of[c];
                         let n = mix(profile[l], profile[l + 1], t);
-                        let depth = s - z_of[c];
-                        let fade = if depth < 0.0 { (1.0 + depth * inv_fade).max(0.0) } else { 1.0 };
+                        // 1 at and below the surface, 0 from fade_height above it.
+                        let fade = clamp01(1.0 + (s - z_of[c]) * inv_fade);
                         d[c] += amplitude * fade * n;
                     }
                 }
@@ -272,9 +273,9 @@ impl Terrain {
                         let (l, t) = level_of[c];
                         let z = z_of[c];
                         a[c] = mix(pa[l], pa[l + 1], t).abs();
-                        let fade = ((s - z - caves.min_depth_m) * 0.25).min((z - worm_floor) * 0.25).min(1.0);
+                        let fade = min(min((s - z - caves.min_depth_m) * 0.25, (z - worm_floor) * 0.25), 1.0);
                         threshold[c] = caves.worm_threshold * fade;
-                        cap[c] = d[c].min(worm_cap);
+                        cap[c] = min(d[c], worm_cap);
                         if (a[c] - threshold[c]) * worm_scale < cap[c] {
                             need_b[l] = true;
                             need_b[l + 1] = true;
@@ -290,7 +291,7 @@ impl Terrain {
                         let (l, t) = level_of[c];
                         // Where b was not needed any value gives the cap: use a.
                         let b = if need_b[l] && need_b[l + 1] { mix(pb[l], pb[l + 1], t).abs() } else { a[c] };
-                        d[c] = cap[c].min((a[c].max(b) - threshold[c]) * worm_scale);
+                        d[c] = min(cap[c], (max(a[c], b) - threshold[c]) * worm_scale);
                     }
                 }
                 // Materials by depth below the 2D surface: banded rock, subsurface, surface (air too).
@@ -393,8 +394,27 @@ impl Terrain {
 /// `f32::round`: without SSE4.1 it is a library call, and this runs per sample.)
 #[inline]
 fn quantize(d: f32) -> i16 {
-    let x = (d * DENSITY_PER_M).clamp(-32767.0, 32767.0);
+    let x = max(min(d * DENSITY_PER_M, 32767.0), -32767.0);
     (x + 0.5f32.copysign(x)) as i16
+}
+
+/// The smaller of two non-NaN floats: one `minss`, where `f32::min` adds NaN
+/// handling these loops never need.
+#[inline(always)]
+fn min(a: f32, b: f32) -> f32 {
+    if a < b { a } else { b }
+}
+
+/// The larger of two non-NaN floats (see `min`).
+#[inline(always)]
+fn max(a: f32, b: f32) -> f32 {
+    if a > b { a } else { b }
+}
+
+/// `x` clamped to [0, 1] (non-NaN).
+#[inline(always)]
+fn clamp01(x: f32) -> f32 {
+    min(max(x, 0.0), 1.0)
 }
 
 /// `floor(x)` for |x| < 2^31 without a library call.

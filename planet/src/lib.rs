@@ -26,6 +26,7 @@
 
 pub mod geometry;
 pub mod hash;
+pub mod mesh;
 pub mod noise;
 mod plan;
 pub mod recipe;

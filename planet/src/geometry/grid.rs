@@ -148,6 +148,69 @@ impl PlanetGrid {
     }
 }
 
+/// A cell of a region's frame, as its own face sees it: the face it lies on,
+/// its minimum corner there, and where each of the frame's corners lands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellFrame {
+    /// The face the cell lies on.
+    pub face: Face,
+    /// Minimum corner of the cell on that face.
+    pub x: i32,
+    /// Minimum corner of the cell on that face.
+    pub y: i32,
+    /// For the frame's corner (i, j) at index i + 2j: its offset (0 or 1, 0 or 1) on `face`.
+    pub corners: [(u8, u8); 4],
+}
+
+impl CellFrame {
+    /// Whether the frame is the cell's own (no rotation or reflection).
+    #[must_use]
+    pub fn is_identity(&self) -> bool {
+        self.corners == [(0, 0), (1, 0), (0, 1), (1, 1)]
+    }
+}
+
+impl PlanetGrid {
+    /// The cell whose minimum corner is `p` (in `p.face`'s frame, possibly
+    /// beyond one of its edges), seen from the face it lies on. `None` for a cell
+    /// beyond a cube corner, which does not exist.
+    #[must_use]
+    pub fn cell_frame(&self, lod: u8, p: GridPoint) -> Option<CellFrame> {
+        let n = self.cells_across(lod);
+        if (0..n).contains(&p.x) && (0..n).contains(&p.y) {
+            return Some(CellFrame { face: p.face, x: p.x, y: p.y, corners: [(0, 0), (1, 0), (0, 1), (1, 1)] });
+        }
+        // Beyond one edge: carry each corner over it (corners on the edge itself too).
+        let beyond_x = p.x < 0 || p.x >= n;
+        let beyond_y = p.y < 0 || p.y >= n;
+        if beyond_x && beyond_y {
+            return None;
+        }
+        let carried: Vec<GridPoint> = [(0, 0), (1, 0), (0, 1), (1, 1)]
+            .iter()
+            .map(|&(i, j)| {
+                let (x, y) = (p.x + i, p.y + j);
+                let (edge, k, t) = if beyond_x {
+                    if p.x >= n { (Edge::UMax, x - n, y) } else { (Edge::UMin, -x, y) }
+                } else if p.y >= n {
+                    (Edge::VMax, y - n, x)
+                } else {
+                    (Edge::VMin, -y, x)
+                };
+                cross(GridPoint { face: p.face, x, y }, edge, k, t, n)
+            })
+            .collect();
+        let face = carried[0].face;
+        let min_x = carried.iter().map(|c| c.x).min()?;
+        let min_y = carried.iter().map(|c| c.y).min()?;
+        let mut corners = [(0u8, 0u8); 4];
+        for (slot, c) in corners.iter_mut().zip(&carried) {
+            *slot = ((c.x - min_x) as u8, (c.y - min_y) as u8);
+        }
+        Some(CellFrame { face, x: min_x, y: min_y, corners })
+    }
+}
+
 /// The edges of its face a point lies on.
 fn edges_of(p: GridPoint, n: i32) -> impl Iterator<Item = Edge> {
     [(p.x == 0, Edge::UMin), (p.x == n, Edge::UMax), (p.y == 0, Edge::VMin), (p.y == n, Edge::VMax)]
@@ -234,6 +297,34 @@ mod tests {
                 }
                 assert_eq!(g.canonical(lod, GridPoint { face, x: n + 1, y: -1 }), None);
             }
+        }
+    }
+
+    #[test]
+    fn cells_beyond_an_edge_are_the_neighbour_faces_cells() {
+        let g = grid();
+        let lod = 3;
+        let n = g.cells_across(lod);
+        for face in Face::ALL {
+            for p in [(n, 5), (n + 2, n / 2), (-1, 7), (-3, n - 2), (4, n), (n / 3, -2)] {
+                let p = GridPoint { face, x: p.0, y: p.1 };
+                let f = g.cell_frame(lod, p).unwrap();
+                assert_ne!(f.face, face);
+                assert!((0..n).contains(&f.x) && (0..n).contains(&f.y), "{p:?} -> {f:?}");
+                // Its corners, carried over, are the canonical points of the frame's corners.
+                for (idx, &(i, j)) in [(0, 0), (1, 0), (0, 1), (1, 1)].iter().enumerate() {
+                    let (ox, oy) = f.corners[idx];
+                    let there = GridPoint { face: f.face, x: f.x + i32::from(ox), y: f.y + i32::from(oy) };
+                    let here = GridPoint { face, x: p.x + i, y: p.y + j };
+                    assert_eq!(g.canonical(lod, here), g.canonical(lod, there));
+                }
+                // The four corners are a permutation of the cell's.
+                let mut c = f.corners;
+                c.sort_unstable();
+                assert_eq!(c, [(0, 0), (0, 1), (1, 0), (1, 1)]);
+            }
+            assert!(g.cell_frame(lod, GridPoint { face, x: 3, y: 4 }).unwrap().is_identity());
+            assert_eq!(g.cell_frame(lod, GridPoint { face, x: n, y: -1 }), None);
         }
     }
 

@@ -8,5 +8,5 @@ mod region_key;
 
 pub use cube_sphere::{direction, direction_warped, face_coords, unwarp, warp};
 pub use face::{Edge, EdgeCrossing, Face};
-pub use grid::{GridPoint, MARGIN, PlanetGrid, REGION_CELLS, WINDOW};
+pub use grid::{CellFrame, GridPoint, MARGIN, PlanetGrid, REGION_CELLS, WINDOW};
 pub use region_key::{KeyError, NEIGHBOUR_OFFSETS, RegionKey};

@@ -16,7 +16,7 @@ use super::face::{Edge, Face};
 use super::grid::PlanetGrid;
 
 /// Identifies one region of one planet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct RegionKey {
     /// Cube face, 0..=5 (+X, -X, +Y, -Y, +Z, -Z).
     pub face: u8,

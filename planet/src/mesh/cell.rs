@@ -1,0 +1,385 @@
+//! One grid cell of the dual-contouring polygonizer: its corner, edge and face
+//! tables, the surface components inside it, and the vertex of each.
+//!
+//! Corners are numbered x + 2y + 4z. A cell gets one vertex per connected
+//! piece of surface inside it, not one in all: on each face the sign-changing
+//! edges are paired (an ambiguous face, with four, is resolved by the sign of
+//! the sum of its corners, which both cells sharing the face compute alike),
+//! and edges linked through faces form one component. This keeps the mesh
+//! manifold where plain one-vertex dual contouring would join separate sheets.
+
+use glam::Vec3;
+
+use super::qef::Qef;
+
+/// The 12 edges as (corner, corner), lower corner first: 4 along x, 4 along y, 4 along z.
+pub const EDGES: [(usize, usize); 12] =
+    [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
+
+/// The 6 faces: four corners in cyclic order, and the edge between each corner and the next.
+const FACES: [([usize; 4], [usize; 4]); 6] = [
+    ([0, 2, 6, 4], [4, 10, 6, 8]),
+    ([1, 3, 7, 5], [5, 11, 7, 9]),
+    ([0, 1, 5, 4], [0, 9, 2, 8]),
+    ([2, 3, 7, 6], [1, 11, 3, 10]),
+    ([0, 1, 3, 2], [0, 5, 1, 4]),
+    ([4, 5, 7, 6], [2, 7, 3, 6]),
+];
+
+/// The edge joining two corners, if they share one.
+#[must_use]
+pub fn edge_between(a: usize, b: usize) -> Option<usize> {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    EDGES.iter().position(|&e| e == (lo, hi))
+}
+
+/// The position of corner `c` in the unit cell.
+#[inline]
+#[must_use]
+pub fn corner_position(c: usize) -> Vec3 {
+    CORNER_POSITIONS[c]
+}
+
+const CORNER_POSITIONS: [Vec3; 8] = {
+    let mut p = [Vec3::ZERO; 8];
+    let mut c = 0;
+    while c < 8 {
+        p[c] = Vec3::new((c & 1) as f32, ((c >> 1) & 1) as f32, ((c >> 2) & 1) as f32);
+        c += 1;
+    }
+    p
+};
+
+/// Which component each sign-changing edge belongs to (`NONE` for the others),
+/// and how many components there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Components {
+    /// Component of each edge.
+    pub of_edge: [u8; 12],
+    /// Number of components (1..=4 for a cell the surface crosses).
+    pub count: u8,
+}
+
+impl Components {
+    /// The edges the surface crosses, one bit each.
+    #[inline]
+    #[must_use]
+    pub fn crossing_mask(&self) -> u16 {
+        let mut m = 0u16;
+        for (e, &c) in self.of_edge.iter().enumerate() {
+            m |= u16::from(c != NONE) << e;
+        }
+        m
+    }
+}
+
+/// Marks an edge the surface does not cross.
+pub const NONE: u8 = u8::MAX;
+
+/// The surface components of a cell with corner densities `d` (solid > 0).
+#[must_use]
+pub fn components(d: &[i16; 8]) -> Components {
+    let mut config = 0u8;
+    for (c, &v) in d.iter().enumerate() {
+        config |= u8::from(v > 0) << c;
+    }
+    if AMBIGUOUS[config as usize] == 0 {
+        return TABLE[config as usize];
+    }
+    // An ambiguous face (solid and air corners alternating): the sign of its
+    // corner sum, which both cells sharing the face compute alike, decides.
+    let mut solid_centre = 0u8;
+    for (f, (corners, _)) in FACES.iter().enumerate() {
+        let sum: i32 = corners.iter().map(|&c| i32::from(d[c])).sum();
+        solid_centre |= u8::from(sum > 0) << f;
+    }
+    components_of(config, solid_centre)
+}
+
+/// Faces (bit f) whose corners alternate between solid and air, per sign configuration.
+const AMBIGUOUS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut config = 0;
+    while config < 256 {
+        let mut f = 0;
+        while f < 6 {
+            let c = FACES[f].0;
+            let (s0, s1, s2, s3) =
+                ((config >> c[0]) & 1, (config >> c[1]) & 1, (config >> c[2]) & 1, (config >> c[3]) & 1);
+            if s0 == s2 && s1 == s3 && s0 != s1 {
+                t[config] |= 1 << f;
+            }
+            f += 1;
+        }
+        config += 1;
+    }
+    t
+};
+
+/// Components of every configuration without an ambiguous face.
+const TABLE: [Components; 256] = {
+    let mut t = [Components { of_edge: [NONE; 12], count: 0 }; 256];
+    let mut config = 0;
+    while config < 256 {
+        t[config] = components_of(config as u8, 0);
+        config += 1;
+    }
+    t
+};
+
+/// Components of sign configuration `config` (bit c: corner c solid); on an
+/// ambiguous face f, bit f of `solid_centre` says whether its centre is solid.
+const fn components_of(config: u8, solid_centre: u8) -> Components {
+    const fn solid(config: u8, c: usize) -> bool {
+        (config >> c) & 1 == 1
+    }
+    const fn crosses(config: u8, e: usize) -> bool {
+        solid(config, EDGES[e].0) != solid(config, EDGES[e].1)
+    }
+    // Union-find over the 12 edges.
+    let mut parent = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    const fn find(parent: &[u8; 12], mut i: u8) -> u8 {
+        while parent[i as usize] != i {
+            i = parent[i as usize];
+        }
+        i
+    }
+    const fn union(parent: &mut [u8; 12], a: usize, b: usize) {
+        let ra = find(parent, a as u8);
+        let rb = find(parent, b as u8);
+        if ra != rb {
+            let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+            parent[hi as usize] = lo;
+        }
+    }
+    let mut f = 0;
+    while f < 6 {
+        let (corners, edges) = FACES[f];
+        let mut crossing = [0usize; 4];
+        let mut count = 0;
+        let mut i = 0;
+        while i < 4 {
+            if crosses(config, edges[i]) {
+                crossing[count] = i;
+                count += 1;
+            }
+            i += 1;
+        }
+        if count == 2 {
+            union(&mut parent, edges[crossing[0]], edges[crossing[1]]);
+        } else if count == 4 {
+            // Solid centre: each air corner is cut off by its own arc, joining its
+            // two edges; otherwise each solid corner is.
+            let isolated_solid = (solid_centre >> f) & 1 == 0;
+            let mut i = 0;
+            while i < 4 {
+                if solid(config, corners[i]) == isolated_solid {
+                    // Corner i lies between edge i-1 and edge i.
+                    union(&mut parent, edges[(i + 3) % 4], edges[i]);
+                }
+                i += 1;
+            }
+        }
+        f += 1;
+    }
+    let mut of_edge = [NONE; 12];
+    let mut label = [NONE; 12];
+    let mut count = 0u8;
+    let mut e = 0;
+    while e < 12 {
+        if crosses(config, e) {
+            let root = find(&parent, e as u8) as usize;
+            if label[root] == NONE {
+                label[root] = count;
+                count += 1;
+            }
+            of_edge[e] = label[root];
+        }
+        e += 1;
+    }
+    Components { of_edge, count }
+}
+
+/// The gradient of the cell's trilinear interpolant at `p` (in the unit cell).
+#[must_use]
+pub fn trilinear_gradient(d: &[f32; 8], p: Vec3) -> Vec3 {
+    let (x, y, z) = (p.x, p.y, p.z);
+    let (ix, iy, iz) = (1.0 - x, 1.0 - y, 1.0 - z);
+    let gx = (d[1] - d[0]) * iy * iz + (d[3] - d[2]) * y * iz + (d[5] - d[4]) * iy * z + (d[7] - d[6]) * y * z;
+    let gy = (d[2] - d[0]) * ix * iz + (d[3] - d[1]) * x * iz + (d[6] - d[4]) * ix * z + (d[7] - d[5]) * x * z;
+    let gz = (d[4] - d[0]) * ix * iy + (d[5] - d[1]) * x * iy + (d[6] - d[2]) * ix * y + (d[7] - d[3]) * x * y;
+    Vec3::new(gx, gy, gz)
+}
+
+/// A vertex of one surface component, in the unit cell of its own face's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellVertex {
+    /// Position in [0, 1]³.
+    pub position: Vec3,
+    /// Outward normal of the density field at the vertex (smooth across cells).
+    pub smooth_normal: Vec3,
+    /// Mean outward normal of the component's tangent planes (the facet's normal).
+    pub face_normal: Vec3,
+    /// The solid corner nearest the vertex, whose materials the vertex takes.
+    pub material_corner: usize,
+}
+
+/// Where each sign-changing edge is crossed (position in the unit cell) and the
+/// outward normal there, from the cell's trilinear interpolant alone: the
+/// fallback when no wider stencil is available.
+#[must_use]
+pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12] {
+    let df: [f32; 8] = d.map(f32::from);
+    let mut out = [(Vec3::ZERO, Vec3::Z); 12];
+    let mut edges = comps.crossing_mask();
+    while edges != 0 {
+        let e = edges.trailing_zeros() as usize;
+        edges &= edges - 1;
+        let (a, b) = EDGES[e];
+        let t = df[a] / (df[a] - df[b]);
+        let p = corner_position(a).lerp(corner_position(b), t);
+        // Outward (towards air) is down the density gradient.
+        let n = (-trilinear_gradient(&df, p)).normalize_or(corner_position(a) - corner_position(b));
+        out[e] = (p, n);
+    }
+    out
+}
+
+/// The vertex of each component: a QEF solve with a mass-point `bias` over the
+/// component's hermite data (crossing, outward normal per edge), clamped to the cell.
+#[must_use]
+pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], bias: f32) -> [Option<CellVertex>; 4] {
+    let df: [f32; 8] = d.map(f32::from);
+    let mut qefs = [Qef::default(); 4];
+    let mut normal_sums = [Vec3::ZERO; 4];
+    // Which corners each component touches on its solid side (bit per corner).
+    let mut solid_corners = [0u8; 4];
+    let mut edges = comps.crossing_mask();
+    while edges != 0 {
+        let e = edges.trailing_zeros() as usize;
+        edges &= edges - 1;
+        let c = comps.of_edge[e] as usize;
+        let (p, n) = hermite[e];
+        qefs[c].add(p, n);
+        normal_sums[c] += n;
+        let (a, b) = EDGES[e];
+        solid_corners[c] |= 1 << [b, a][usize::from(d[a] > 0)];
+    }
+    let mut out = [None; 4];
+    for c in 0..usize::from(comps.count).min(4) {
+        let position = qefs[c].solve(bias).clamp(Vec3::ZERO, Vec3::ONE);
+        let face = normal_sums[c].normalize_or(Vec3::Z);
+        let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
+        // The component's solid corner nearest the vertex.
+        let mut best = (f32::MAX, 0usize);
+        let mut corners = solid_corners[c];
+        while corners != 0 {
+            let s = corners.trailing_zeros() as usize;
+            corners &= corners - 1;
+            let q = position - corner_position(s);
+            let dist = q.x * q.x + q.y * q.y + q.z * q.z;
+            best = if dist < best.0 { (dist, s) } else { best };
+        }
+        out[c] = Some(CellVertex { position, smooth_normal: smooth, face_normal: face, material_corner: best.1 });
+    }
+    out
+}
+
+/// The gradient across an edge, from samples along a line through the crossing
+/// (`v[k]` at offset k - `reach`, the crossing itself at the middle). With a
+/// reach of 2 it picks the one-sided difference on the side that bends least
+/// (ENO), so a crossing beside a sharp edge takes the slope of its own face,
+/// not a blend of both; with a reach of 1 it takes the smaller one-sided
+/// difference, or none where they disagree in sign (minmod).
+#[must_use]
+pub fn one_sided_slope(v: &[f32], reach: usize) -> f32 {
+    let m = reach;
+    let back = v[m] - v[m - 1];
+    let fwd = v[m + 1] - v[m];
+    if reach >= 2 {
+        let bend_back = (v[m] - 2.0 * v[m - 1] + v[m - 2]).abs();
+        let bend_fwd = (v[m + 2] - 2.0 * v[m + 1] + v[m]).abs();
+        if bend_fwd < bend_back {
+            fwd
+        } else if bend_back < bend_fwd {
+            back
+        } else {
+            0.5 * (back + fwd)
+        }
+    } else if back * fwd <= 0.0 {
+        0.0
+    } else if back.abs() < fwd.abs() {
+        back
+    } else {
+        fwd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(solid: &[usize]) -> [i16; 8] {
+        core::array::from_fn(|c| if solid.contains(&c) { 100 } else { -100 })
+    }
+
+    #[test]
+    fn tables_are_consistent() {
+        for (corners, edges) in FACES {
+            for i in 0..4 {
+                assert_eq!(edge_between(corners[i], corners[(i + 1) % 4]), Some(edges[i]));
+            }
+        }
+        assert_eq!(edge_between(0, 7), None);
+    }
+
+    #[test]
+    fn simple_cases_have_one_component() {
+        for solid in [&[0usize][..], &[0, 1], &[0, 1, 2, 3], &[0, 1, 2, 3, 4], &[7]] {
+            let c = components(&cell(solid));
+            assert_eq!(c.count, 1, "{solid:?}");
+        }
+        assert_eq!(components(&cell(&[])).count, 0);
+    }
+
+    #[test]
+    fn separate_corners_are_separate_components() {
+        // Two opposite corners: two sheets that must not share a vertex.
+        assert_eq!(components(&cell(&[0, 7])).count, 2);
+        // Ambiguous face (0 and 3 solid on z = 0): with weak solid the air connects
+        // across the face and the solid corners are cut off separately.
+        let mut d = cell(&[0, 3]);
+        assert_eq!(components(&d).count, 2);
+        // With strong solid, the solid connects across the face: one component.
+        d[0] = 1000;
+        d[3] = 1000;
+        assert_eq!(components(&d).count, 1);
+    }
+
+    #[test]
+    fn one_sided_slopes_keep_to_their_face() {
+        // Bent on the left, straight and flat on the right: the right's slope.
+        let v = [-2.5, -1.0, 0.0, 0.0, 0.0];
+        assert_eq!(one_sided_slope(&v, 2), 0.0);
+        // Straight on both sides but different (a kink right at the crossing): the mean.
+        assert_eq!(one_sided_slope(&[-2.0, -1.0, 0.0, 0.0, 0.0], 2), 0.5);
+        let v = [0.0, 0.0, 0.0, 0.7, 1.9];
+        assert_eq!(one_sided_slope(&v, 2), 0.0);
+        let v = [-1.6, -0.8, 0.0, -0.3, -1.1];
+        assert!((one_sided_slope(&v, 2) - 0.8).abs() < 1e-6);
+        // Smooth: both sides agree.
+        assert!((one_sided_slope(&[-0.5, 0.0, 0.5], 1) - 0.5).abs() < 1e-6);
+        assert_eq!(one_sided_slope(&[0.5, 0.0, 0.5], 1), 0.0);
+    }
+
+    #[test]
+    fn a_plane_gets_its_vertex_on_the_plane() {
+        // Density 0.3 - z: the plane z = 0.3, solid below.
+        let d: [i16; 8] = core::array::from_fn(|c| ((0.3 - corner_position(c).z) * 1000.0) as i16);
+        let comps = components(&d);
+        let v = vertices(&d, &comps, &trilinear_hermite(&d, &comps), 0.02)[0].unwrap();
+        assert!((v.position.z - 0.3).abs() < 1e-3, "{v:?}");
+        assert!(v.smooth_normal.distance(Vec3::Z) < 1e-4 && v.face_normal.distance(Vec3::Z) < 1e-4, "{v:?}");
+        assert!(d[v.material_corner] > 0);
+    }
+}

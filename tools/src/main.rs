@@ -9,6 +9,7 @@ mod commands;
 mod failure;
 mod load;
 mod pick;
+mod raster;
 
 use std::process::ExitCode;
 
@@ -36,6 +37,8 @@ enum Command {
     Slice(commands::slice::Args),
     /// Write an equirectangular PNG map of a planet: elevation, water and biomes.
     Map(commands::map::Args),
+    /// Export a region's meshes (and optionally its neighbours') as OBJ or PLY, with an optional PNG preview.
+    Mesh(commands::mesh::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
         Some(Command::Region(args)) => commands::region::run(&args),
         Some(Command::Slice(args)) => commands::slice::run(&args),
         Some(Command::Map(args)) => commands::map::run(&args),
+        Some(Command::Mesh(args)) => commands::mesh::run(&args),
         None => commands::system::run_default(),
     };
     match result {

@@ -205,3 +205,56 @@ fn slice_and_map_write_pngs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("cannot"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn mesh_exports_obj_ply_and_a_preview() {
+    let dir = scratch("placeholder2", b"").parent().unwrap().to_path_buf();
+    let obj = dir.join("meshes/region.obj");
+    let png = dir.join("meshes/region.png");
+    let out = planet(&[
+        "mesh",
+        "--planet",
+        "1",
+        "--at",
+        "43.5,-179.5,2",
+        "--out",
+        obj.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let text_obj = std::fs::read_to_string(&obj).unwrap();
+    let vertices = text_obj.lines().filter(|l| l.starts_with("v ")).count();
+    let faces: Vec<&str> = text_obj.lines().filter(|l| l.starts_with("f ")).collect();
+    assert!(vertices > 100 && faces.len() > 100, "{vertices} vertices, {} faces", faces.len());
+    // Every face refers to an existing vertex.
+    for f in &faces {
+        for corner in f.split_whitespace().skip(1) {
+            let i: usize = corner.split("//").next().unwrap().parse().unwrap();
+            assert!((1..=vertices).contains(&i), "{f}");
+        }
+    }
+    assert_eq!(image::open(&png).unwrap().to_rgb8().dimensions(), (1024, 768));
+
+    let ply = dir.join("meshes/ring.ply");
+    let out = planet(&[
+        "mesh",
+        "--planet",
+        "2",
+        "--at",
+        "0,0,1",
+        "--neighbours",
+        "--overlap",
+        "--out",
+        ply.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&ply).unwrap();
+    let header = String::from_utf8_lossy(&bytes[..400.min(bytes.len())]).to_string();
+    assert!(header.starts_with("ply\nformat binary_little_endian 1.0"), "{header}");
+    assert!(text(&out.stderr).contains("18 regions meshed"), "{}", text(&out.stderr));
+
+    let out = planet(&["mesh", "--planet", "1", "--key", "0/0/0/0/0", "--out", "region.stl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("must end in .obj or .ply"));
+}

@@ -1,6 +1,7 @@
 //! One file per `planet` subcommand.
 
 pub mod map;
+pub mod mesh;
 pub mod region;
 pub mod signature;
 pub mod slice;

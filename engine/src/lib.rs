@@ -1,6 +1,39 @@
-//! The live world, headless (DESIGN.md, "Shape of the workspace"): the solar
-//! system, the LOD region tree per cube face, streaming, proxies, floating
-//! origin, physics queries, creatures, edits and saves.
+//! The live world, headless: the LOD region tree per cube face, streaming of
+//! regions around a moving camera through the job system, the region cache,
+//! and coverage checks. It depends on `planet` and `jobs` only, never on a
+//! GPU crate (DESIGN.md, "Shape of the workspace").
 //!
-//! Not built yet: issue 5 starts it. It depends on `planet` and `jobs` only,
-//! never on a GPU crate.
+//! ```no_run
+//! use std::sync::Arc;
+//! use engine::{Camera, PlanetBuilder, RegionCache, RegionJobs, StreamSettings, Streamer};
+//! use parking_lot::Mutex;
+//! use planet::PlannedSystem;
+//! use planet::terrain::Terrain;
+//!
+//! let plan = &PlannedSystem::default_system().planets[1];
+//! let terrain = Arc::new(Terrain::new(plan));
+//! let builder = Arc::new(PlanetBuilder::new(Arc::clone(&terrain)));
+//! let jobs = Arc::new(RegionJobs::new(2));
+//! let cache = Arc::new(Mutex::new(RegionCache::new(512 << 20)));
+//! let mut streamer = Streamer::new(plan.signature(), terrain, builder, jobs, cache, StreamSettings::default());
+//! let camera = Camera::new(glam::DVec3::new(0.0, 0.0, 4100.0), glam::DVec3::NEG_Z);
+//! while !streamer.is_settled() {
+//!     streamer.update(&camera);
+//!     std::thread::sleep(std::time::Duration::from_millis(16));
+//! }
+//! ```
+
+mod builder;
+mod cache;
+mod camera;
+pub mod coverage;
+mod lod;
+pub mod path;
+pub mod run;
+mod streamer;
+
+pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters, StageTimes};
+pub use cache::{RegionCache, RegionId};
+pub use camera::Camera;
+pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};
+pub use streamer::{FrameReport, RegionJobs, StreamSettings, Streamer, descends_from};

@@ -258,3 +258,55 @@ fn mesh_exports_obj_ply_and_a_preview() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("must end in .obj or .ply"));
 }
+
+#[test]
+fn stream_runs_a_path_and_writes_a_report() {
+    let path = scratch(
+        "hover.json",
+        br#"{"name":"hover","planet":1,"keyframes":[
+            {"t":0,"lat":12,"lon":20,"altitude_m":2000,"heading_deg":0,"pitch_deg":-60},
+            {"t":2,"lat":12,"lon":20.5,"altitude_m":1500,"heading_deg":0,"pitch_deg":-60}]}"#,
+    );
+    let report = scratch("stream-report.json", b"");
+    let out = planet(&[
+        "stream",
+        "--path",
+        path.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--quiet",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("path hover over planet 1"), "{stdout}");
+    assert!(stdout.contains("all wanted ready     first at"), "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let run = &json["runs"][0];
+    assert!(run["seconds"].as_array().unwrap().len() >= 2);
+    let summary = &run["summary"];
+    assert!(summary["regions_built"].as_u64().unwrap() > 6);
+    assert!(summary["first_settled_s"].as_f64().is_some(), "{summary}");
+    assert_eq!(summary["final_hash"].as_str().unwrap().len(), 32);
+}
+
+#[test]
+fn stream_arguments_are_checked() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["stream", "--path", "nowhere"], "--path nowhere: no such built-in path (descent, lowpass, walk) or file"),
+        (&["stream", "--fps", "0"], "--fps 0: must be in 1..=1000"),
+        (&["stream", "--threads", "999"], "--threads 999: must be in 0..=256"),
+        (&["stream", "--split", "20"], "--split 20: must be in 0.5..=8"),
+        (&["stream", "--planet", "9"], "--planet 9: must be in 0..=4"),
+    ];
+    for (args, message) in cases {
+        let out = planet(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+    }
+    let bad = scratch("bad-path.json", br#"{"name":"x","planet":1,"keyframes":[]}"#);
+    let out = planet(&["stream", "--path", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("keyframes: must hold at least one keyframe"), "{}", text(&out.stderr));
+}

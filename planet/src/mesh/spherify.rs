@@ -39,6 +39,25 @@ pub struct SphereMesh {
 }
 
 impl SphereMesh {
+    /// A signature of every vertex and index of every part (what determinism
+    /// tests and streaming runs compare).
+    #[must_use]
+    pub fn signature(&self) -> crate::Signature {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&self.origin.to_array().map(f64::to_bits).map(u64::to_le_bytes).concat());
+        for part in [&self.terrain, &self.blocks, &self.water] {
+            bytes.extend_from_slice(&(part.vertices.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(bytemuck::cast_slice(&part.vertices));
+            for indices in [&part.indices, &part.overlap] {
+                bytes.extend_from_slice(&(indices.len() as u64).to_le_bytes());
+                for i in 0..indices.len() {
+                    bytes.extend_from_slice(&indices.get(i).to_le_bytes());
+                }
+            }
+        }
+        crate::Signature::of_bytes("sphere mesh", &bytes)
+    }
+
     /// Triangles the region owns, all parts together.
     #[must_use]
     pub fn triangle_count(&self) -> usize {

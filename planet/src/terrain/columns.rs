@@ -171,6 +171,16 @@ impl Terrain {
         ColumnField { key, columns }
     }
 
+    /// The height of the 2D surface above the base radius at any direction,
+    /// metres: `surface_at(d).surface_m` without the climate, for bounds and
+    /// cameras that only need the ground's height.
+    #[must_use]
+    pub fn surface_height_at(&self, d: Vec3) -> f32 {
+        let cell_m = self.grid.cell_m(0);
+        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        relief.coarse.elevation_m + relief.height_m
+    }
+
     /// The 2D surface at any direction, from the exact fields (no lattice): for
     /// maps, and for placing cell-owned features the same way at every LOD.
     #[must_use]

@@ -5,5 +5,6 @@ pub mod mesh;
 pub mod region;
 pub mod signature;
 pub mod slice;
+pub mod stream;
 pub mod system;
 pub mod validate;

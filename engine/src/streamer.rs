@@ -1,0 +1,362 @@
+//! Streaming one planet around a camera: which regions are wanted, jobs for
+//! the missing ones in visual priority order, results applied within a
+//! per-frame budget, and the visible set, which never has holes.
+//!
+//! Priority (lower first): a region that covers a hole (nothing shown there
+//! yet), coarse before fine; then regions in view; then nearer before farther.
+//! A column is shown only when all its regions are ready; a split column stays
+//! shown until all its children are ready, and a merged column's children stay
+//! shown until it is ready again.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jobs::{JobSystem, Priority};
+use parking_lot::Mutex;
+use planet::terrain::Terrain;
+use planet::{RegionKey, Signature};
+
+use crate::builder::{BuiltRegion, RegionBuilder};
+use crate::cache::{RegionCache, RegionId};
+use crate::camera::Camera;
+use crate::lod::{ColumnKey, LodSettings, LodTree};
+
+/// The job system streamers share: region ids to built regions.
+pub type RegionJobs = JobSystem<RegionId, Arc<BuiltRegion>>;
+
+/// Streaming settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StreamSettings {
+    /// How the region tree splits.
+    pub lod: LodSettings,
+    /// Time the main thread may spend applying finished work per frame.
+    pub apply_budget: Duration,
+}
+
+impl Default for StreamSettings {
+    fn default() -> Self {
+        Self { lod: LodSettings::default(), apply_budget: Duration::from_millis(2) }
+    }
+}
+
+/// What one update did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FrameReport {
+    /// Time spent applying finished regions.
+    pub apply_time: Duration,
+    /// Regions applied.
+    pub applied: usize,
+    /// Jobs submitted.
+    pub submitted: usize,
+    /// Jobs cancelled (no longer wanted).
+    pub cancelled: usize,
+    /// Regions wanted.
+    pub wanted: usize,
+    /// Wanted regions ready.
+    pub ready: usize,
+    /// Regions shown.
+    pub visible: usize,
+    /// Whether the shown columns cover the whole planet (false until the coarsest are ready).
+    pub complete: bool,
+}
+
+/// Streams one planet.
+pub struct Streamer<B: RegionBuilder> {
+    signature: Signature,
+    terrain: Arc<Terrain>,
+    builder: Arc<B>,
+    jobs: Arc<RegionJobs>,
+    cache: Arc<Mutex<RegionCache>>,
+    tree: LodTree,
+    settings: StreamSettings,
+    wanted: Vec<ColumnKey>,
+    visible: Vec<ColumnKey>,
+    requested: BTreeSet<RegionKey>,
+    failed: BTreeSet<RegionKey>,
+    /// Regions shown or wanted last frame.
+    in_use: BTreeSet<RegionKey>,
+}
+
+impl<B: RegionBuilder> std::fmt::Debug for Streamer<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Streamer")
+            .field("signature", &self.signature)
+            .field("wanted", &self.wanted.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: RegionBuilder> Streamer<B> {
+    /// A streamer for the planet named `signature` (its terrain gives the
+    /// geometry; `builder` the regions), sharing `jobs` and `cache`.
+    #[must_use]
+    pub fn new(
+        signature: Signature,
+        terrain: Arc<Terrain>,
+        builder: Arc<B>,
+        jobs: Arc<RegionJobs>,
+        cache: Arc<Mutex<RegionCache>>,
+        settings: StreamSettings,
+    ) -> Self {
+        let tree = LodTree::new(&terrain, settings.lod);
+        Self {
+            signature,
+            terrain,
+            builder,
+            jobs,
+            cache,
+            tree,
+            settings,
+            wanted: Vec::new(),
+            visible: Vec::new(),
+            requested: BTreeSet::new(),
+            failed: BTreeSet::new(),
+            in_use: BTreeSet::new(),
+        }
+    }
+
+    /// The planet's signature.
+    #[must_use]
+    pub fn signature(&self) -> Signature {
+        self.signature
+    }
+
+    /// The planet's terrain.
+    #[must_use]
+    pub fn terrain(&self) -> &Arc<Terrain> {
+        &self.terrain
+    }
+
+    /// The wanted columns (leaves of the region tree), sorted.
+    #[must_use]
+    pub fn wanted(&self) -> &[ColumnKey] {
+        &self.wanted
+    }
+
+    /// The shown columns: an exact cover of the planet once `complete`.
+    #[must_use]
+    pub fn visible(&self) -> &[ColumnKey] {
+        &self.visible
+    }
+
+    /// The region tree.
+    #[must_use]
+    pub fn tree(&self) -> &LodTree {
+        &self.tree
+    }
+
+    /// Regions that failed to build (a panicking stage); they are not retried.
+    #[must_use]
+    pub fn failed(&self) -> &BTreeSet<RegionKey> {
+        &self.failed
+    }
+
+    /// A ready region, from the cache.
+    #[must_use]
+    pub fn region(&self, key: RegionKey) -> Option<Arc<BuiltRegion>> {
+        self.cache.lock().get(&(self.signature, key))
+    }
+
+    /// Whether every region of `column` is ready.
+    #[must_use]
+    pub fn column_ready(&self, column: ColumnKey) -> bool {
+        let cache = self.cache.lock();
+        column.regions(self.tree.grid()).iter().all(|&k| cache.contains(&(self.signature, k)))
+    }
+
+    /// Whether every wanted region is ready and nothing is being built.
+    #[must_use]
+    pub fn is_settled(&self) -> bool {
+        self.requested.is_empty() && self.wanted.iter().all(|&c| self.column_ready(c))
+    }
+
+    /// One frame: apply finished work within the budget, follow the camera
+    /// with the region tree, queue what is missing, re-prioritise what waits,
+    /// cancel what is no longer wanted, and work out what to show.
+    pub fn update(&mut self, camera: &Camera) -> FrameReport {
+        let mut report = FrameReport::default();
+        let start = Instant::now();
+        {
+            let mut cache = self.cache.lock();
+            report.applied = self.jobs.drain(self.settings.apply_budget, |done| {
+                if let Some(region) = done.result {
+                    cache.insert(done.key, region);
+                }
+            });
+        }
+        report.apply_time = start.elapsed();
+
+        // Forget requests that have finished (or failed).
+        let signature = self.signature;
+        let finished: Vec<RegionKey> =
+            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&(signature, k))).collect();
+        for k in finished {
+            self.requested.remove(&k);
+            if !self.cache.lock().contains(&(signature, k)) {
+                self.failed.insert(k);
+            }
+        }
+
+        self.wanted = self.tree.update(&self.terrain, camera);
+        self.visible = self.cover();
+        report.complete = self.visible.iter().map(|c| c.area()).sum::<u64>() == self.planet_area();
+
+        // What is wanted, and what of it is missing. The six roots are always
+        // kept too: the floor of the cover, so no frame after the first few
+        // ever has a hole, wherever the camera jumps.
+        let grid = self.tree.grid().clone();
+        let visible: BTreeSet<ColumnKey> = self.visible.iter().copied().collect();
+        let mut wanted_regions = BTreeSet::new();
+        let roots = self.tree.roots();
+        let floor = roots.iter().copied().filter(|r| self.wanted.binary_search(r).is_err());
+        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(floor).collect();
+        for (i, &column) in columns.iter().enumerate() {
+            let regions = column.regions(&grid);
+            wanted_regions.extend(regions.iter().copied());
+            let missing: Vec<RegionKey> = {
+                let cache = self.cache.lock();
+                regions.iter().copied().filter(|&k| !cache.contains(&(signature, k))).collect()
+            };
+            if i < self.wanted.len() {
+                report.wanted += regions.len();
+                report.ready += regions.len() - missing.len();
+            }
+            if missing.is_empty() {
+                continue;
+            }
+            let priority = self.priority(column, camera, &visible);
+            for key in missing {
+                if self.failed.contains(&key) {
+                    continue;
+                }
+                if self.requested.contains(&key) {
+                    self.jobs.reprioritize(&(signature, key), priority);
+                } else {
+                    let builder = Arc::clone(&self.builder);
+                    self.jobs.submit((signature, key), "region", priority, move |cancel| {
+                        builder.build(key, cancel).map(Arc::new)
+                    });
+                    self.requested.insert(key);
+                    report.submitted += 1;
+                }
+            }
+        }
+        // Cancel what the camera has left behind.
+        let stale: Vec<RegionKey> = self.requested.iter().copied().filter(|k| !wanted_regions.contains(k)).collect();
+        for key in stale {
+            self.jobs.cancel(&(signature, key));
+            self.requested.remove(&key);
+            report.cancelled += 1;
+        }
+        report.visible = self.visible.iter().map(|c| grid.regions_up(c.lod) as usize).sum();
+
+        // Keep the cache within budget, never evicting what this planet shows
+        // or wants. A region's last use is the frame it stopped being shown or
+        // wanted, so the least recently used is the one left behind longest.
+        let mut in_use: BTreeSet<RegionKey> = self.visible.iter().flat_map(|c| c.regions(&grid)).collect();
+        in_use.extend(wanted_regions);
+        let mut cache = self.cache.lock();
+        for left in self.in_use.difference(&in_use) {
+            cache.touch(&(signature, *left));
+        }
+        cache.evict(|(s, k)| *s == signature && in_use.contains(k));
+        self.in_use = in_use;
+        report
+    }
+
+    /// The planet's area in LOD-0 columns.
+    fn planet_area(&self) -> u64 {
+        let n = u64::from(self.tree.grid().regions_across(0));
+        6 * n * n
+    }
+
+    /// A wanted column's job priority.
+    fn priority(&mut self, column: ColumnKey, camera: &Camera, visible: &BTreeSet<ColumnKey>) -> Priority {
+        // A hole: nothing shown over this column's area (no ancestor or itself visible,
+        // and it is not covered by visible descendants either).
+        let mut hole = true;
+        let mut c = column;
+        loop {
+            if visible.contains(&c) {
+                hole = false;
+                break;
+            }
+            if c.lod >= self.tree.grid().max_lod {
+                break;
+            }
+            c = c.parent();
+        }
+        if hole && visible.iter().any(|&v| descends_from(v, column)) {
+            hole = false;
+        }
+        let bounds = self.tree.bounds(&self.terrain, column);
+        let in_view = camera.sees(bounds.centre, bounds.radius);
+        let distance = (bounds.centre.distance(camera.position) - bounds.radius).max(0.0);
+        let decimetres = ((distance * 10.0) as u64).min((1 << 55) - 1);
+        let coarse_first = if hole { 31 - u64::from(column.lod.min(31)) } else { 0 };
+        Priority((u64::from(!hole) << 62) | (coarse_first << 56) | (u64::from(!in_view) << 55) | decimetres)
+    }
+
+    /// The shown columns: the finest ready cover of the region tree.
+    fn cover(&self) -> Vec<ColumnKey> {
+        let mut out = Vec::new();
+        let cache = self.cache.lock();
+        let grid = self.tree.grid();
+        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| cache.contains(&(self.signature, k)));
+        for root in self.tree.roots() {
+            self.cover_column(root, &ready, &mut out);
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Covers `c` with ready columns, preferring the finest the tree wants; true if covered.
+    fn cover_column(&self, c: ColumnKey, ready: &impl Fn(ColumnKey) -> bool, out: &mut Vec<ColumnKey>) -> bool {
+        let mark = out.len();
+        if self.tree.is_split(c) {
+            if c.children().iter().all(|&child| self.cover_column(child, ready, out)) {
+                return true;
+            }
+            out.truncate(mark);
+            if ready(c) {
+                out.push(c);
+                return true;
+            }
+            return false;
+        }
+        if ready(c) {
+            out.push(c);
+            return true;
+        }
+        // Not ready: children still in the cache from before may cover it.
+        if c.lod > 0 && c.children().iter().all(|&child| cover_cached(child, ready, out)) {
+            return true;
+        }
+        out.truncate(mark);
+        false
+    }
+}
+
+/// Covers `c` with whatever ready columns there are, coarsest first.
+fn cover_cached(c: ColumnKey, ready: &impl Fn(ColumnKey) -> bool, out: &mut Vec<ColumnKey>) -> bool {
+    if ready(c) {
+        out.push(c);
+        return true;
+    }
+    let mark = out.len();
+    if c.lod > 0 && c.children().iter().all(|&child| cover_cached(child, ready, out)) {
+        return true;
+    }
+    out.truncate(mark);
+    false
+}
+
+/// Whether `c` is `ancestor` or lies inside it.
+#[must_use]
+pub fn descends_from(c: ColumnKey, ancestor: ColumnKey) -> bool {
+    c.face == ancestor.face
+        && c.lod <= ancestor.lod
+        && (c.x >> (ancestor.lod - c.lod)) == ancestor.x
+        && (c.y >> (ancestor.lod - c.lod)) == ancestor.y
+}

@@ -20,6 +20,7 @@ use planet::{RegionKey, Signature};
 use crate::builder::{BuiltRegion, RegionBuilder};
 use crate::cache::{RegionCache, RegionId};
 use crate::camera::Camera;
+use crate::coverage::overlaps;
 use crate::lod::{ColumnKey, LodSettings, LodTree};
 
 /// The job system streamers share: region ids to built regions.
@@ -273,23 +274,9 @@ impl<B: RegionBuilder> Streamer<B> {
 
     /// A wanted column's job priority.
     fn priority(&mut self, column: ColumnKey, camera: &Camera, visible: &BTreeSet<ColumnKey>) -> Priority {
-        // A hole: nothing shown over this column's area (no ancestor or itself visible,
-        // and it is not covered by visible descendants either).
-        let mut hole = true;
-        let mut c = column;
-        loop {
-            if visible.contains(&c) {
-                hole = false;
-                break;
-            }
-            if c.lod >= self.tree.grid().max_lod {
-                break;
-            }
-            c = c.parent();
-        }
-        if hole && visible.iter().any(|&v| descends_from(v, column)) {
-            hole = false;
-        }
+        // A hole: nothing shown over this column's area (neither it, an
+        // ancestor, nor any descendant is visible).
+        let hole = !overlaps(visible, column, self.tree.grid().max_lod);
         let bounds = self.tree.bounds(&self.terrain, column);
         let in_view = camera.sees(bounds.centre, bounds.radius);
         let distance = (bounds.centre.distance(camera.position) - bounds.radius).max(0.0);

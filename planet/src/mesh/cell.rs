@@ -58,6 +58,9 @@ pub struct Components {
     pub of_edge: [u8; 12],
     /// Number of components (1..=4 for a cell the surface crosses).
     pub count: u8,
+    /// The edges the surface crosses, one bit each (those whose `of_edge` is
+    /// not `NONE`), kept rather than worked out again by every pass over them.
+    pub crossing: u16,
 }
 
 impl Components {
@@ -65,11 +68,7 @@ impl Components {
     #[inline]
     #[must_use]
     pub fn crossing_mask(&self) -> u16 {
-        let mut m = 0u16;
-        for (e, &c) in self.of_edge.iter().enumerate() {
-            m |= u16::from(c != NONE) << e;
-        }
-        m
+        self.crossing
     }
 }
 
@@ -118,7 +117,7 @@ const AMBIGUOUS: [u8; 256] = {
 
 /// Components of every configuration without an ambiguous face.
 const TABLE: [Components; 256] = {
-    let mut t = [Components { of_edge: [NONE; 12], count: 0 }; 256];
+    let mut t = [Components { of_edge: [NONE; 12], count: 0, crossing: 0 }; 256];
     let mut config = 0;
     while config < 256 {
         t[config] = components_of(config as u8, 0);
@@ -185,9 +184,11 @@ const fn components_of(config: u8, solid_centre: u8) -> Components {
     let mut of_edge = [NONE; 12];
     let mut label = [NONE; 12];
     let mut count = 0u8;
+    let mut crossing = 0u16;
     let mut e = 0;
     while e < 12 {
         if crosses(config, e) {
+            crossing |= 1 << e;
             let root = find(&parent, e as u8) as usize;
             if label[root] == NONE {
                 label[root] = count;
@@ -197,7 +198,7 @@ const fn components_of(config: u8, solid_centre: u8) -> Components {
         }
         e += 1;
     }
-    Components { of_edge, count }
+    Components { of_edge, count, crossing }
 }
 
 /// The gradient of the cell's trilinear interpolant at `p` (in the unit cell).
@@ -230,7 +231,8 @@ pub struct CellVertex {
 #[must_use]
 pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12] {
     let df: [f32; 8] = d.map(f32::from);
-    let mut out = [(Vec3::ZERO, Vec3::Z); 12];
+    // Only the crossed edges' entries are ever read.
+    let mut out = [(Vec3::ZERO, Vec3::ZERO); 12];
     let mut edges = comps.crossing_mask();
     while edges != 0 {
         let e = edges.trailing_zeros() as usize;
@@ -249,7 +251,26 @@ pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12]
 /// component's hermite data (crossing, outward normal per edge), clamped to the cell.
 #[must_use]
 pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], bias: f32) -> [Option<CellVertex>; 4] {
-    let df: [f32; 8] = d.map(f32::from);
+    let mut out = [None; 4];
+    let mut c = 0;
+    for_each_vertex(d, comps, hermite, bias, |v| {
+        out[c] = Some(v);
+        c += 1;
+    });
+    out
+}
+
+/// `vertices`, handed to `f` one by one in component order (no array of
+/// options to fill and walk again).
+#[inline]
+pub fn for_each_vertex(
+    d: &[i16; 8],
+    comps: &Components,
+    hermite: &[(Vec3, Vec3); 12],
+    bias: f32,
+    mut f: impl FnMut(CellVertex),
+) {
+    let count = usize::from(comps.count).min(4);
     let mut qefs = [Qef::default(); 4];
     let mut normal_sums = [Vec3::ZERO; 4];
     // Which corners each component touches on its solid side (bit per corner).
@@ -258,15 +279,15 @@ pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], 
     while edges != 0 {
         let e = edges.trailing_zeros() as usize;
         edges &= edges - 1;
-        let c = comps.of_edge[e] as usize;
+        let c = usize::from(comps.of_edge[e]) & 3;
         let (p, n) = hermite[e];
         qefs[c].add(p, n);
         normal_sums[c] += n;
         let (a, b) = EDGES[e];
         solid_corners[c] |= 1 << [b, a][usize::from(d[a] > 0)];
     }
-    let mut out = [None; 4];
-    for c in 0..usize::from(comps.count).min(4) {
+    let df: [f32; 8] = d.map(f32::from);
+    for c in 0..count {
         let position = qefs[c].solve(bias).clamp(Vec3::ZERO, Vec3::ONE);
         let face = normal_sums[c].normalize_or(Vec3::Z);
         let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
@@ -280,9 +301,8 @@ pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], 
             let dist = q.x * q.x + q.y * q.y + q.z * q.z;
             best = if dist < best.0 { (dist, s) } else { best };
         }
-        out[c] = Some(CellVertex { position, smooth_normal: smooth, face_normal: face, material_corner: best.1 });
+        f(CellVertex { position, smooth_normal: smooth, face_normal: face, material_corner: best.1 });
     }
-    out
 }
 
 /// The gradient across an edge, from samples along a line through the crossing

@@ -18,12 +18,12 @@
 //! points; it also emits, as an overlap strip, the edges one cell beyond its
 //! own, to hide cracks where a neighbour is drawn at another LOD.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use super::cell::{self, CellVertex, Components, EDGES, NONE};
 use super::cube_mesh::{CubePart, CubeVertex};
 use crate::geometry::{CellFrame, GridPoint, PlanetGrid, REGION_CELLS, RegionKey, WINDOW};
-use crate::terrain::{ColumnField, Terrain, VoxelGrid};
+use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid};
 
 /// Mass-point bias of the QEF: small, so sharp corners and edges survive.
 pub const QEF_BIAS: f32 = 0.02;
@@ -43,6 +43,15 @@ struct ColumnFrame {
     edge_to_face: [usize; 12],
     /// The face's corner indices (i + 2j) in canonical order of their grid points, for interpolating.
     canonical_order: [usize; 4],
+    /// Whether `to_face` is the identity: the cell's samples need no reordering.
+    identity: bool,
+    /// The voxel-array offset of the face's minimum corner from ours, and the
+    /// strides of one step along the face's x, y and z (`strides`, worked out once).
+    origin: isize,
+    steps: [isize; 3],
+    /// `stencil_reach` of the column's cells, by whether the layer is next to a
+    /// region boundary (index 1) or not (0), before the window's depth limits it.
+    reach: [u8; 2],
 }
 
 impl ColumnFrame {
@@ -55,6 +64,10 @@ impl ColumnFrame {
             edge_to_face: core::array::from_fn(|e| e),
             // Grid points sort by (face, x, y): (0,0), (0,1), (1,0), (1,1).
             canonical_order: [0, 2, 1, 3],
+            identity: true,
+            origin: 0,
+            steps: [WINDOW as isize, (WINDOW * WINDOW) as isize, 1],
+            reach: [0; 2],
         }
     }
 
@@ -78,7 +91,26 @@ impl ColumnFrame {
         };
         let mut canonical_order = [0, 1, 2, 3];
         canonical_order.sort_by_key(|&c| key(c));
-        Self { frame, to_face, from_face, edge_to_face, canonical_order }
+        let mut column = Self {
+            frame,
+            to_face,
+            from_face,
+            edge_to_face,
+            canonical_order,
+            identity: to_face == [0, 1, 2, 3],
+            origin: 0,
+            steps: [0; 3],
+            reach: [0; 2],
+        };
+        let (origin, sx, sy) = column.strides();
+        (column.origin, column.steps) = (origin, [sx, sy, 1]);
+        column
+    }
+
+    /// Fills in `reach` for the column at window position (a, b) on a face `n` cells across.
+    fn with_reach(mut self, n: i32, (a, b): (usize, usize)) -> Self {
+        self.reach = stencil_reach(&self, n, (a, b));
+        self
     }
 }
 
@@ -111,27 +143,42 @@ impl ColumnFrame {
 /// on that face, and cells next to a region boundary (coordinate 31 mod 32),
 /// which the neighbour region computes too from a window that ends sooner,
 /// reach 1. Then the window must hold the samples.
-fn stencil_reach(frame: &ColumnFrame, n: i32, layer: i32, (a, b, c): (usize, usize, usize)) -> u8 {
+///
+/// This is the part that depends on the cell's column, worked out once per
+/// column: the reach of its cells off a layer next to a region boundary
+/// (index 0) and on one (1). `layer_reach` then limits it by the window's
+/// depth. (Which reaches fit is monotonic: a smaller stencil fits wherever a
+/// larger one does, so the largest that fits both ways is the lesser of the two.)
+fn stencil_reach(frame: &ColumnFrame, n: i32, (a, b): (usize, usize)) -> [u8; 2] {
     let (x, y) = (frame.frame.x, frame.frame.y);
     let on_face = |lo: i32, hi: i32| x - lo >= 0 && x + hi <= n && y - lo >= 0 && y + hi <= n;
-    let boundary = x.rem_euclid(32) == 31 || y.rem_euclid(32) == 31 || layer.rem_euclid(32) == 31;
-    let wanted = if on_face(2, 3) && !boundary {
-        2
-    } else if on_face(1, 2) {
-        1
-    } else {
-        0
+    let boundary = x.rem_euclid(32) == 31 || y.rem_euclid(32) == 31;
+    let wanted = |layer_boundary: bool| {
+        if on_face(2, 3) && !boundary && !layer_boundary {
+            2
+        } else if on_face(1, 2) {
+            1
+        } else {
+            0
+        }
     };
-    // The window must hold offsets -reach..=reach + 1 on every axis.
+    // The window must hold offsets -reach..=reach + 1 on both horizontal axes.
     let fits = |reach: i32| {
         [(-reach, -reach), (reach + 1, -reach), (-reach, reach + 1), (reach + 1, reach + 1)].iter().all(|&(dx, dy)| {
             let (ox, oy) = frame.offset(dx, dy);
             let (sa, sb) = (a as i32 + ox, b as i32 + oy);
             (0..WINDOW as i32).contains(&sa) && (0..WINDOW as i32).contains(&sb)
-        }) && c as i32 - reach >= 0
-            && c as i32 + reach + 1 < WINDOW as i32
+        })
     };
-    (0..=wanted).rev().find(|&r| fits(i32::from(r))).unwrap_or(0)
+    let fit = (0..=2u8).rev().find(|&r| fits(i32::from(r))).unwrap_or(0);
+    [wanted(false).min(fit), wanted(true).min(fit)]
+}
+
+/// The stencil reach that window layer `c` allows (offsets -reach..=reach + 1
+/// inside the window), and whether the layer is next to a region boundary.
+fn layer_reach(first_layer: i32, c: usize) -> (u8, bool) {
+    let fit = (0..=2u8).rev().find(|&r| c >= usize::from(r) && c + usize::from(r) + 1 < WINDOW).unwrap_or(0);
+    (fit, (first_layer + c as i32).rem_euclid(32) == 31)
 }
 
 /// Where a grid line bends inside the edge between its samples 0 and 1, given
@@ -156,6 +203,8 @@ fn bend(s: [f32; 4]) -> Option<f32> {
 
 /// A value along a grid line between samples 0 and 1 at parameter `t`, and the
 /// slope there: the secant, or beside a bend the straight piece on `t`'s side.
+/// The reference `eno_values` is tested against.
+#[cfg(test)]
 fn eno_value(s: [f32; 4], t: f32) -> (f32, f32) {
     let [m, a, b, c] = s;
     match bend(s) {
@@ -163,6 +212,25 @@ fn eno_value(s: [f32; 4], t: f32) -> (f32, f32) {
         Some(x) if t <= x => (a + (a - m) * t, a - m),
         Some(_) => (b - (c - b) * (1.0 - t), c - b),
     }
+}
+
+/// `eno_value(..).0` of four lines at once, lane by lane, without branches:
+/// whether a line bends is data (terrain is a mix of both), so a branch on it
+/// mispredicts often. Every lane does the scalar version's operations in the
+/// same order, and SSE lanes round like scalars, so the values are the same bits.
+#[inline]
+fn eno_values([m, a, b, c]: [Vec4; 4], t: f32) -> Vec4 {
+    // `bend`, lane by lane.
+    let flat = 1e-3 * (a.abs() + b.abs()) + Vec4::ONE;
+    let straight = (b - 2.0 * a + m).abs().cmple(flat) | (c - 2.0 * b + a).abs().cmple(flat);
+    let (left, right) = (a - m, c - b);
+    // Lanes where left == right divide by zero here; they are masked out below.
+    let x = (b - right - a) / (left - right);
+    let bent = !straight & left.cmpne(right) & x.cmpgt(Vec4::ZERO) & x.cmplt(Vec4::ONE);
+    let secant = a * (1.0 - t) + b * t;
+    let before = a + (a - m) * t;
+    let after = b - (c - b) * (1.0 - t);
+    Vec4::select(bent, Vec4::select(Vec4::splat(t).cmple(x), before, after), secant)
 }
 
 /// Where a grid line crosses zero between samples 0 and 1, and the slope there:
@@ -181,22 +249,63 @@ fn eno_root(s: [f32; 4]) -> (f32, f32) {
     }
 }
 
+/// The two axes across each axis, in increasing order.
+const ACROSS: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
+
+/// The voxel samples a cell's stencil reads, in the frame of the cell's face.
+#[derive(Clone, Copy)]
+struct Stencil<'a> {
+    voxels: &'a [Voxel],
+    /// Index of the cell's minimum corner (in its face's frame).
+    at: isize,
+    /// Index steps of one sample along the face's x, y and z.
+    steps: [isize; 3],
+}
+
+impl Stencil<'_> {
+    #[inline]
+    fn sample(&self, i: isize) -> f32 {
+        f32::from(self.voxels[i as usize].density)
+    }
+
+    /// The four samples along `axis` at offsets -1, 0, 1 and 2 from index `i`.
+    #[inline]
+    fn line(&self, i: isize, axis: usize) -> [f32; 4] {
+        let s = self.steps[axis];
+        [self.sample(i - s), self.sample(i), self.sample(i + s), self.sample(i + 2 * s)]
+    }
+
+    /// Four lines along `axis`, as four vectors of their k-th samples (lane = line).
+    #[inline]
+    fn lines(&self, starts: [isize; 4], axis: usize) -> [Vec4; 4] {
+        // (Not `starts.map(..)`: that one is not inlined.)
+        let l = [
+            self.line(starts[0], axis),
+            self.line(starts[1], axis),
+            self.line(starts[2], axis),
+            self.line(starts[3], axis),
+        ];
+        core::array::from_fn(|k| Vec4::new(l[0][k], l[1][k], l[2][k], l[3][k]))
+    }
+}
+
 /// Hermite data from a stencil reaching `reach` cells beyond the cell. Along
-/// each edge, crossings and values come from `eno_root` and `eno_value`, so a
-/// sharp corner inside the cell does not drag them off its faces; across the
-/// edge, the gradient is the central difference of the parallel lines where
-/// they agree, and where they bend a one-sided difference
-/// (`cell::one_sided_slope`), so normals beside a sharp edge keep to their face.
+/// each edge, crossings and values come from `eno_root` and `eno_value` (four
+/// lines at a time: `eno_values`), so a sharp corner inside the cell does not
+/// drag them off its faces; across the edge, the gradient is the central
+/// difference of the parallel lines where they agree, and where they bend a
+/// one-sided difference (`cell::one_sided_slope`), so normals beside a sharp
+/// edge keep to their face.
 fn stencil_hermite(
     comps: &Components,
     reach: u8,
-    sample: impl Fn(i32, i32, i32) -> f32,
+    stencil: Stencil<'_>,
     cache_slot: impl Fn(usize) -> Option<(usize, u32)>,
     cache: &mut [CachedEdge],
     generation: u32,
 ) -> [(Vec3, Vec3); 12] {
-    let r = i32::from(reach);
-    let mut out = [(Vec3::ZERO, Vec3::Z); 12];
+    // Only the crossed edges' entries are ever read.
+    let mut out = [(Vec3::ZERO, Vec3::ZERO); 12];
     let mut edges = comps.crossing_mask();
     while edges != 0 {
         let e = edges.trailing_zeros() as usize;
@@ -214,36 +323,31 @@ fn stencil_hermite(
         }
         let axis = e / 4;
         let p0 = cell::corner_position(c0);
-        let base = [p0.x as i32, p0.y as i32, p0.z as i32];
-        // The four samples along a line parallel to the edge, offset by `shift`.
-        let line = |shift: [i32; 3]| -> [f32; 4] {
-            let mut out = [0.0; 4];
-            let mut at = [base[0] + shift[0], base[1] + shift[1], base[2] + shift[2]];
-            at[axis] -= 1;
-            for v in &mut out {
-                *v = sample(at[0], at[1], at[2]);
-                at[axis] += 1;
-            }
-            out
-        };
-        let (t, along) = eno_root(line([0; 3]));
+        let steps = stencil.steps;
+        let i0 = stencil.at + (c0 & 1) as isize * steps[0] + ((c0 >> 1) & 1) as isize * steps[1] + (c0 >> 2) as isize;
+        let (t, along) = eno_root(stencil.line(i0, axis));
         let p = p0.lerp(cell::corner_position(c1), t);
         let mut gradient = [0.0f32; 3];
         gradient[axis] = along;
-        let value_at = |perp: usize, k: i32| {
-            let mut shift = [0; 3];
-            shift[perp] = k;
-            eno_value(line(shift), t).0
-        };
-        for perp in (0..3).filter(|&q| q != axis) {
+        // The lines one step to either side across the edge, on both axes
+        // across it: lanes (u -1, u +1, v -1, v +1).
+        let (u, v) = ACROSS[axis];
+        let (su, sv) = (steps[u], steps[v]);
+        let near = eno_values(stencil.lines([i0 - su, i0 + su, i0 - sv, i0 + sv], axis), t);
+        // The lines two steps out (on both axes at once), read only where a bend asks for them.
+        let mut far = None;
+        for (k, perp) in [u, v].into_iter().enumerate() {
             // The crossing itself is at zero.
-            let (back, fwd) = (-value_at(perp, -1), value_at(perp, 1));
+            let (back, fwd) = (-near[2 * k], near[2 * k + 1]);
             gradient[perp] = if (back - fwd).abs() <= 0.05 * (back.abs() + fwd.abs()) + 2.0 {
                 // Smooth here: the central difference.
                 0.5 * (back + fwd)
-            } else if r >= 2 {
+            } else if reach >= 2 {
                 // A bend: look one further on each side and keep to the straighter.
-                let values = [value_at(perp, -2), -back, 0.0, fwd, value_at(perp, 2)];
+                let far = *far.get_or_insert_with(|| {
+                    eno_values(stencil.lines([i0 - 2 * su, i0 + 2 * su, i0 - 2 * sv, i0 + 2 * sv], axis), t)
+                });
+                let values = [far[2 * k], -back, 0.0, fwd, far[2 * k + 1]];
                 cell::one_sided_slope(&values, 2)
             } else {
                 cell::one_sided_slope(&[-back, 0.0, fwd], 1)
@@ -305,13 +409,14 @@ pub fn dual_contour(
     // Every window cell on the region's own face: no frames to work out.
     let interior = origin.0 >= 0 && origin.1 >= 0 && origin.0 + CELLS as i32 <= n && origin.1 + CELLS as i32 <= n;
 
-    ws.frames.clear();
+    let DualContourWorkspace { frames, cells, cell_edges, frame_positions, solid, edge_cache, generation } = ws;
+    frames.clear();
     for b in 0..CELLS {
         for a in 0..CELLS {
             let p = GridPoint { face, x: origin.0 + a as i32, y: origin.1 + b as i32 };
             // Cells whose corners are all strictly inside the face need no canonicalising.
             let inside = p.x > 0 && p.y > 0 && p.x + 1 < n && p.y + 1 < n;
-            ws.frames.push(if inside {
+            let frame = if inside {
                 Some(ColumnFrame::identity(CellFrame {
                     face,
                     x: p.x,
@@ -320,39 +425,48 @@ pub fn dual_contour(
                 }))
             } else {
                 grid.cell_frame(lod, p).map(|f| ColumnFrame::new(grid, lod, f))
-            });
+            };
+            frames.push(frame.map(|f| f.with_reach(n, (a, b))));
         }
     }
+    // What each layer of the window allows the stencils.
+    let layers: [(u8, bool); CELLS] = core::array::from_fn(|c| layer_reach(first_layer, c));
 
     // Which samples are solid: one 36-bit mask per column of the window.
-    ws.solid.clear();
+    solid.clear();
     for column in voxels.voxels.chunks_exact(WINDOW) {
-        ws.solid.push(column.iter().enumerate().fold(0u64, |m, (c, v)| m | (u64::from(v.density > 0) << c)));
+        // A fixed-length column unrolls into compares and shifts, with no branches.
+        let column: &[Voxel; WINDOW] = column.try_into().expect("columns are WINDOW long");
+        let mut m = 0u64;
+        for (c, v) in column.iter().enumerate() {
+            m |= u64::from(v.density > 0) << c;
+        }
+        solid.push(m);
     }
-    let column_density: Vec<i16> = voxels.voxels.iter().map(|v| v.density).collect();
-    ws.generation = ws.generation.wrapping_add(1);
-    if ws.generation == 0 {
+    let samples = &voxels.voxels[..];
+    *generation = generation.wrapping_add(1);
+    if *generation == 0 {
         // After 2^32 regions, forget every stamp rather than mistake an old one for new.
-        ws.cells.clear();
-        ws.edge_cache.clear();
-        ws.generation = 1;
+        cells.clear();
+        edge_cache.clear();
+        *generation = 1;
     }
-    if ws.edge_cache.len() != 2 * WINDOW * WINDOW * 3 {
-        ws.edge_cache = vec![CachedEdge::default(); 2 * WINDOW * WINDOW * 3];
+    let generation = *generation;
+    if edge_cache.len() != 2 * WINDOW * WINDOW * 3 {
+        *edge_cache = vec![CachedEdge::default(); 2 * WINDOW * WINDOW * 3];
     }
 
     // Vertices, for the cells the surface crosses.
-    if ws.cells.len() != CELLS * CELLS * CELLS {
-        ws.cells = vec![(0, 0, 0); CELLS * CELLS * CELLS];
+    if cells.len() != CELLS * CELLS * CELLS {
+        *cells = vec![(0, 0, 0); CELLS * CELLS * CELLS];
     }
-    ws.cell_edges.clear();
-    ws.frame_positions.clear();
+    cell_edges.clear();
+    frame_positions.clear();
     let cell_bits = (1u64 << CELLS) - 1;
     for b in 0..CELLS {
         for a in 0..CELLS {
-            let Some(frame) = ws.frames[b * CELLS + a] else { continue };
+            let Some(frame) = &frames[b * CELLS + a] else { continue };
             // Cells with a solid and an air corner: some bit differs among the 8.
-            let solid = &ws.solid;
             let m = [
                 solid[b * WINDOW + a],
                 solid[b * WINDOW + a + 1],
@@ -363,30 +477,31 @@ pub fn dual_contour(
             let any = m.iter().fold(0, |acc, &x| acc | x | (x >> 1));
             let mut mixed = any & !all & cell_bits;
             let column = sample_index(a, b, 0);
+            // On the region's own face an edge's data is the same from all four of
+            // its cells: compute it once.
+            let cache = frame.frame.face == face && frame.identity;
             while mixed != 0 {
                 let c = mixed.trailing_zeros() as usize;
                 mixed &= mixed - 1;
                 let base = column + c;
-                let ours: [i16; 8] = core::array::from_fn(|k| column_density[base + CORNER[k]]);
-                let mut theirs = [0i16; 8];
-                for (k, &d) in ours.iter().enumerate() {
-                    theirs[(k & 4) | frame.to_face[k & 3]] = d;
-                }
+                let ours: [i16; 8] = core::array::from_fn(|k| samples[base + CORNER[k]].density);
+                let theirs = if frame.identity {
+                    ours
+                } else {
+                    let mut theirs = [0i16; 8];
+                    for (k, &d) in ours.iter().enumerate() {
+                        theirs[(k & 4) | frame.to_face[k & 3]] = d;
+                    }
+                    theirs
+                };
                 let comps: Components = cell::components(&theirs);
-                let layer = first_layer + c as i32;
-                let tier = stencil_reach(&frame, n, layer, (a, b, c));
+                let (layer_fit, layer_boundary) = layers[c];
+                let tier = frame.reach[usize::from(layer_boundary)].min(layer_fit);
                 let hermite = if tier == 0 {
                     cell::trilinear_hermite(&theirs, &comps)
                 } else {
                     // Samples at offsets from the cell's minimum corner, in its own face's frame.
-                    let (origin, sx, sy) = frame.strides();
-                    let at = base as isize + origin;
-                    let sample = |dx: i32, dy: i32, dz: i32| {
-                        f32::from(column_density[(at + dx as isize * sx + dy as isize * sy + dz as isize) as usize])
-                    };
-                    // On the region's own face an edge's data is the same from all four of
-                    // its cells: compute it once.
-                    let cache = frame.frame.face == face && frame.to_face == [0, 1, 2, 3];
+                    let stencil = Stencil { voxels: samples, at: base as isize + frame.origin, steps: frame.steps };
                     let slot = |e: usize| {
                         cache.then(|| {
                             let (c0, _) = EDGES[e];
@@ -397,16 +512,18 @@ pub fn dual_contour(
                             ((((eb & 1) * WINDOW + ea) * WINDOW + ec) * 3 + e / 4, key)
                         })
                     };
-                    stencil_hermite(&comps, tier, sample, slot, &mut ws.edge_cache, ws.generation)
+                    stencil_hermite(&comps, tier, stencil, slot, edge_cache, generation)
                 };
-                let cell_vertices = cell::vertices(&theirs, &comps, &hermite, QEF_BIAS);
-                let cell = cell_index(a, b, c);
-                ws.cells[cell] = (ws.generation, out.vertices.len() as u32, ws.cell_edges.len() as u32);
-                ws.cell_edges.push(core::array::from_fn(|e| comps.of_edge[frame.edge_to_face[e]]));
-                for v in cell_vertices.iter().take(usize::from(comps.count)).flatten() {
-                    out.vertices.push(cube_vertex(v, &frame, (a, b, c), first_layer, columns, voxels, shell_below));
-                    ws.frame_positions.push(frame_position(v.position, &frame, (a, b, c)));
-                }
+                cells[cell_index(a, b, c)] = (generation, out.vertices.len() as u32, cell_edges.len() as u32);
+                cell_edges.push(if frame.identity {
+                    comps.of_edge
+                } else {
+                    core::array::from_fn(|e| comps.of_edge[frame.edge_to_face[e]])
+                });
+                cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, |v| {
+                    out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));
+                    frame_positions.push(frame_position(v.position, frame, (a, b, c)));
+                });
             }
         }
     }
@@ -414,9 +531,9 @@ pub fn dual_contour(
     // Quads, one per sign-changing edge the region owns or overlaps.
     let owned_square = 2..2 + REGION_CELLS as usize;
     let owned_layers: u64 = ((1u64 << REGION_CELLS) - 1) << 2;
+    let cells = Cells { generation, cells, cell_edges, frame_positions };
     for b in 1..WINDOW - 1 {
         for a in 1..WINDOW - 1 {
-            let solid = &ws.solid;
             let here = solid[b * WINDOW + a];
             let neighbours = [solid[b * WINDOW + a + 1], solid[(b + 1) * WINDOW + a], here >> 1];
             for (axis, there) in neighbours.into_iter().enumerate() {
@@ -430,11 +547,19 @@ pub fn dual_contour(
                     } else {
                         owns_edge(grid, key, origin, (a, b), step)
                     };
-                    emit(ws, out, axis, (a, b, c), here >> c & 1 == 1, core);
+                    emit(&cells, out, axis, (a, b, c), here >> c & 1 == 1, core);
                 }
             }
         }
     }
+}
+
+/// The cells' vertices as the quads look them up.
+struct Cells<'a> {
+    generation: u32,
+    cells: &'a [(u32, u32, u32)],
+    cell_edges: &'a [[u8; 12]],
+    frame_positions: &'a [Vec3],
 }
 
 /// Offsets of the 8 corners from a cell's minimum sample (z fastest, then x, then y).
@@ -483,30 +608,39 @@ pub(super) fn owns_edge(
     region(low.x) == key.x && region(low.y) == key.y
 }
 
+/// The four cells around an edge of each axis, counter-clockwise seen from
+/// +axis, as cell-index offsets from the cell at the edge's lower end, and the
+/// edge in each.
+const AROUND: [[(isize, usize); 4]; 3] = {
+    const fn at(da: isize, db: isize, dc: isize) -> isize {
+        (db * CELLS as isize + da) * CELLS as isize + dc
+    }
+    [
+        [(at(0, -1, -1), 3), (at(0, 0, -1), 2), (at(0, 0, 0), 0), (at(0, -1, 0), 1)],
+        [(at(-1, 0, -1), 7), (at(-1, 0, 0), 5), (at(0, 0, 0), 4), (at(0, 0, -1), 6)],
+        [(at(-1, -1, 0), 11), (at(0, -1, 0), 10), (at(0, 0, 0), 8), (at(-1, 0, 0), 9)],
+    ]
+};
+
 /// The quad (or, beside a cube corner, triangle) of one sign-changing edge.
+#[inline]
 fn emit(
-    ws: &DualContourWorkspace,
+    cells: &Cells<'_>,
     out: &mut CubePart,
     axis: usize,
     (a, b, c): (usize, usize, usize),
     start_solid: bool,
     core: bool,
 ) {
-    // The four cells around the edge, counter-clockwise seen from +axis, and the edge in each.
-    let around: [((isize, isize, isize), usize); 4] = match axis {
-        0 => [((0, -1, -1), 3), ((0, 0, -1), 2), ((0, 0, 0), 0), ((0, -1, 0), 1)],
-        1 => [((-1, 0, -1), 7), ((-1, 0, 0), 5), ((0, 0, 0), 4), ((0, 0, -1), 6)],
-        _ => [((-1, -1, 0), 11), ((0, -1, 0), 10), ((0, 0, 0), 8), ((-1, 0, 0), 9)],
-    };
+    let here = cell_index(a, b, c) as isize;
     let mut ring = [0u32; 4];
     let mut count = 0;
-    for ((da, db, dc), edge) in around {
-        let (ca, cb, cc) = ((a as isize + da) as usize, (b as isize + db) as usize, (c as isize + dc) as usize);
-        let (generation, first, slot) = ws.cells[cell_index(ca, cb, cc)];
-        if generation != ws.generation {
+    for (offset, edge) in AROUND[axis] {
+        let (generation, first, slot) = cells.cells[(here + offset) as usize];
+        if generation != cells.generation {
             continue; // beyond a cube corner: no cell there
         }
-        let comp = ws.cell_edges[slot as usize][edge];
+        let comp = cells.cell_edges[slot as usize][edge];
         debug_assert_ne!(comp, NONE, "a sign-changing edge belongs to a component of each of its cells");
         ring[count] = first + u32::from(comp);
         count += 1;
@@ -523,7 +657,7 @@ fn emit(
         target.extend_from_slice(&ring[..3]);
         return;
     }
-    let pos = |i: usize| ws.frame_positions[ring[i] as usize];
+    let pos = |i: usize| cells.frame_positions[ring[i] as usize];
     if pos(0).distance_squared(pos(2)) <= pos(1).distance_squared(pos(3)) {
         target.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
     } else {
@@ -544,16 +678,19 @@ fn cube_vertex(
     let f = frame.frame;
     // Height of layer 0 here: bilinear over the cell's four columns, summed in canonical order.
     let (lx, ly) = (v.position.x, v.position.y);
-    let corner_base = |k: usize| {
+    let bases: [f32; 4] = core::array::from_fn(|k| {
         let ours = frame.from_face[k];
         columns.at(a + (ours & 1), b + (ours >> 1)).elevation_m - shell_below
-    };
-    let mut base = 0.0;
+    });
     let (wx, wy) = ([1.0 - lx, lx], [1.0 - ly, ly]);
-    for &k in &frame.canonical_order {
-        base += wx[k & 1] * wy[k >> 1] * corner_base(k);
-    }
-    let (b0, b1, b2, b3) = (corner_base(0), corner_base(1), corner_base(2), corner_base(3));
+    let term = |k: usize| wx[k & 1] * wy[k >> 1] * bases[k];
+    let base = if frame.canonical_order == [0, 2, 1, 3] {
+        // The usual order, spelt out so that it unrolls: the same sum as below.
+        0.0 + term(0) + term(2) + term(1) + term(3)
+    } else {
+        frame.canonical_order.iter().fold(0.0, |sum, &k| sum + term(k))
+    };
+    let [b0, b1, b2, b3] = bases;
     let base_slope = [(b1 - b0) * (1.0 - ly) + (b3 - b2) * ly, (b2 - b0) * (1.0 - lx) + (b3 - b1) * lx];
     let corner = v.material_corner;
     let ours = frame.from_face[corner & 3];
@@ -573,12 +710,65 @@ fn cube_vertex(
 
 /// A vertex's position in the region's own (unfolded) frame, in cells.
 fn frame_position(p: Vec3, frame: &ColumnFrame, (a, b, c): (usize, usize, usize)) -> Vec3 {
-    let mut xy = glam::Vec2::ZERO;
     let (wx, wy) = ([1.0 - p.x, p.x], [1.0 - p.y, p.y]);
+    if frame.identity {
+        // The sum below without its zero terms: the weights are never
+        // negative, so those add nothing (at most the sign of a zero, which
+        // adding the cell's coordinate erases).
+        let (w1, w2, w3) = (wx[1] * wy[0], wx[0] * wy[1], wx[1] * wy[1]);
+        return Vec3::new(a as f32 + (w1 + w3), b as f32 + (w2 + w3), c as f32 + p.z);
+    }
+    let mut xy = glam::Vec2::ZERO;
     for k in 0..4 {
         let w = wx[k & 1] * wy[k >> 1];
         let ours = frame.from_face[k];
         xy += w * glam::Vec2::new((ours & 1) as f32, (ours >> 1) as f32);
     }
     Vec3::new(a as f32 + xy.x, b as f32 + xy.y, c as f32 + p.z)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The branch-free four-line `eno_values` gives the scalar `eno_value`'s
+    /// bits in every lane: straight lines, bends on either side of `t`, bends
+    /// outside the edge, equal slopes, and densities at the i16 extremes.
+    #[test]
+    fn eno_values_match_the_scalar_version_bit_for_bit() {
+        let mut lines: Vec<[f32; 4]> = vec![
+            [-3.0, -1.0, 1.0, 3.0],
+            [-300.0, -100.0, 0.0, 0.0],
+            [0.0, 0.0, 100.0, 300.0],
+            [-100.0, 0.0, 0.0, -100.0],
+            [5.0, 7.0, 9.0, 11.0],
+            [-32768.0, 32767.0, -32768.0, 32767.0],
+            [250.0, -50.0, 40.0, 900.0],
+        ];
+        // A deterministic spread of small and large integer densities.
+        let mut state = 0x9e37_79b9_u32;
+        for _ in 0..4000 {
+            let mut line = [0.0; 4];
+            for v in &mut line {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let scale = [8, 300, 65_536][(state >> 8) as usize % 3];
+                *v = ((state >> 12) % scale) as f32 - (scale / 2) as f32;
+            }
+            lines.push(line);
+        }
+        // Both branches of `bend` are well covered.
+        let bent = lines.iter().filter(|&&l| bend(l).is_some()).count();
+        assert!(bent > lines.len() / 8 && bent < 7 * lines.len() / 8, "{bent} of {} lines bend", lines.len());
+        for (i, chunk) in lines.chunks_exact(4).enumerate() {
+            for t in [0.0, 0.25, 0.5, 0.999, 1.0, (i % 97) as f32 / 97.0] {
+                let lanes: [Vec4; 4] =
+                    core::array::from_fn(|k| Vec4::new(chunk[0][k], chunk[1][k], chunk[2][k], chunk[3][k]));
+                let v = eno_values(lanes, t).to_array();
+                for lane in 0..4 {
+                    let want = eno_value(chunk[lane], t).0;
+                    assert_eq!(v[lane].to_bits(), want.to_bits(), "{:?} at t = {t}", chunk[lane]);
+                }
+            }
+        }
+    }
 }

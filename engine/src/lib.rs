@@ -31,9 +31,13 @@ mod lod;
 pub mod path;
 pub mod run;
 mod streamer;
+pub mod view;
+mod world;
 
 pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters, StageTimes};
 pub use cache::{RegionCache, RegionId};
 pub use camera::Camera;
 pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};
 pub use streamer::{FrameReport, RegionJobs, StreamSettings, Streamer, descends_from};
+pub use view::{Pose, ViewSpec};
+pub use world::{Attached, World, WorldPlanet, WorldSettings};

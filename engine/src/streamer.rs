@@ -339,6 +339,16 @@ fn cover_cached(c: ColumnKey, ready: &impl Fn(ColumnKey) -> bool, out: &mut Vec<
     false
 }
 
+impl<B: RegionBuilder> Drop for Streamer<B> {
+    /// A streamer left behind (the camera moved to another planet) cancels
+    /// its queued work; what finishes anyway still lands in the shared cache.
+    fn drop(&mut self) {
+        for key in &self.requested {
+            self.jobs.cancel(&(self.signature, *key));
+        }
+    }
+}
+
 /// Whether `c` is `ancestor` or lies inside it.
 #[must_use]
 pub fn descends_from(c: ColumnKey, ancestor: ColumnKey) -> bool {

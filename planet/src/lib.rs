@@ -29,6 +29,7 @@ pub mod hash;
 pub mod mesh;
 pub mod noise;
 mod plan;
+pub mod proxy;
 pub mod recipe;
 mod signature;
 pub mod terrain;

@@ -1,6 +1,30 @@
-//! Drawing (DESIGN.md, "Rendering"): the only crate that will depend on wgpu.
-//! Device setup for a window or headless, the terrain, water, proxy, object and
-//! sky pipelines, uploads of ready regions, screenshot capture.
+//! Drawing (DESIGN.md, "Rendering"): the only crate that depends on wgpu.
+//! A device for a window or headless (Mesa's lavapipe without a GPU), the sky,
+//! terrain, water and proxy pipelines, uploads of ready regions with fades,
+//! material textures generated from the recipe, and captures to PNG.
 //!
-//! Not built yet: issue 6 fills this crate and adds wgpu then, so that
-//! everything else builds and tests without a GPU stack.
+//! ```no_run
+//! use std::sync::Arc;
+//! use engine::{ViewSpec, World, WorldSettings};
+//! use render::{Capture, capture_view};
+//!
+//! let world = World::new(Arc::new(planet::PlannedSystem::default_system()), WorldSettings::default());
+//! let view: ViewSpec = "planet=1,lat=10,lon=20,alt=300,heading=45,pitch=-10".parse().unwrap();
+//! let mut capture = Capture::new(world, (640, 360)).unwrap();
+//! let shot = capture_view(&mut capture, &view, std::time::Duration::from_secs(30)).unwrap();
+//! shot.image.save("shot.png").unwrap();
+//! ```
+
+mod capture;
+mod gpu;
+mod meshes;
+mod renderer;
+mod target;
+mod textures;
+
+pub use capture::{Capture, Shot, capture_view};
+pub use gpu::{Gpu, GpuError, instance, instance_for_display};
+pub use meshes::FADE_S;
+pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, NEAR_M, RenderOptions, Renderer, ViewCamera};
+pub use target::{CAPTURE_FORMAT, Offscreen, read_texture};
+pub use textures::MaterialSet;

@@ -49,6 +49,8 @@ enum Command {
     Mesh(commands::mesh::Args),
     /// Stream a planet around a camera on a scripted path, headless; print a summary against the targets.
     Stream(commands::stream::Args),
+    /// Render a view headless (streamed until settled) to a PNG; with --path, fly a path and report frame times.
+    Capture(commands::capture::Args),
 }
 
 fn main() -> ExitCode {
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Some(Command::Map(args)) => commands::map::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Stream(args)) => commands::stream::run(&args),
+        Some(Command::Capture(args)) => commands::capture::run(&args),
         None => commands::system::run_default(),
     };
     match result {

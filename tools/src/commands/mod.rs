@@ -1,5 +1,6 @@
 //! One file per `planet` subcommand.
 
+pub mod capture;
 pub mod map;
 pub mod mesh;
 pub mod region;

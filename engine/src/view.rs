@@ -1,0 +1,152 @@
+//! Views: where a camera stands in the system, as a person writes it
+//! (`planet=1,lat=10,lon=20,alt=300,heading=45,pitch=-10`), and the camera's
+//! pose in system space: position, forward and up, all f64.
+
+use glam::DVec3;
+
+use crate::path::view_direction;
+use crate::world::World;
+
+/// A camera's pose in system space (metres from the sun).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pose {
+    /// Position.
+    pub position: DVec3,
+    /// Unit view direction.
+    pub forward: DVec3,
+    /// Unit up, perpendicular to `forward`.
+    pub up: DVec3,
+}
+
+impl Pose {
+    /// A pose looking along `forward` with `up_hint` as near to up as it can be.
+    #[must_use]
+    pub fn looking(position: DVec3, forward: DVec3, up_hint: DVec3) -> Self {
+        let forward = forward.normalize_or(DVec3::NEG_Z);
+        let mut right = forward.cross(up_hint);
+        if right.length_squared() < 1e-12 {
+            right = forward.cross(DVec3::Y);
+            if right.length_squared() < 1e-12 {
+                right = forward.cross(DVec3::X);
+            }
+        }
+        let up = right.normalize().cross(forward).normalize();
+        Self { position, forward, up }
+    }
+}
+
+/// A view over a planet: latitude and longitude (degrees), altitude above the
+/// ground (m), heading (degrees clockwise from north) and pitch (degrees above
+/// the horizon); or, with `look`, looking at another planet's centre.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewSpec {
+    /// The planet stood over.
+    pub planet: u32,
+    /// Latitude, degrees, -90..=90.
+    pub lat: f64,
+    /// Longitude, degrees, -180..=180.
+    pub lon: f64,
+    /// Altitude above the ground (or the sea), metres, 0.5..=1e7.
+    pub alt: f64,
+    /// Heading, degrees clockwise from north.
+    pub heading: f64,
+    /// Pitch, degrees above the horizon, -90..=90.
+    pub pitch: f64,
+    /// Look at this planet instead of along heading and pitch.
+    pub look: Option<u32>,
+}
+
+impl Default for ViewSpec {
+    fn default() -> Self {
+        Self { planet: 1, lat: 0.0, lon: 0.0, alt: 2.0, heading: 0.0, pitch: 0.0, look: None }
+    }
+}
+
+impl std::str::FromStr for ViewSpec {
+    type Err = String;
+
+    /// Parses `key=value` pairs separated by commas; keys left out keep
+    /// their defaults (planet 1, lat 0, lon 0, alt 2, heading 0, pitch 0).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut v = Self::default();
+        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').ok_or_else(|| format!("view: `{pair}` is not key=value"))?;
+            let number = |lo: f64, hi: f64| -> Result<f64, String> {
+                let x: f64 = value.trim().parse().map_err(|_| format!("view: {key} = `{value}` is not a number"))?;
+                if x.is_finite() && (lo..=hi).contains(&x) {
+                    Ok(x)
+                } else {
+                    Err(format!("view: {key} = {value}: must be in {lo}..={hi}"))
+                }
+            };
+            match key.trim() {
+                "planet" => v.planet = number(0.0, 255.0)? as u32,
+                "lat" => v.lat = number(-90.0, 90.0)?,
+                "lon" => v.lon = number(-180.0, 180.0)?,
+                "alt" => v.alt = number(0.5, 1e7)?,
+                "heading" => v.heading = number(-360.0, 360.0)?,
+                "pitch" => v.pitch = number(-90.0, 90.0)?,
+                "look" => v.look = Some(number(0.0, 255.0)? as u32),
+                other => {
+                    return Err(format!(
+                        "view: unknown key `{other}` (keys: planet, lat, lon, alt, heading, pitch, look)"
+                    ));
+                }
+            }
+        }
+        Ok(v)
+    }
+}
+
+impl ViewSpec {
+    /// The pose of this view in `world`, or an error naming a planet that
+    /// does not exist.
+    pub fn pose(&self, world: &World) -> Result<Pose, String> {
+        let count = world.planets.len();
+        let planet = world
+            .planets
+            .get(self.planet as usize)
+            .ok_or_else(|| format!("view: planet = {}: the system has planets 0..={}", self.planet, count - 1))?;
+        let d = planet::terrain::lat_lon_direction(self.lat as f32, self.lon as f32).as_dvec3().normalize();
+        let ground = world.ground_height(planet, planet.position + d);
+        let position = planet.position + d * (planet.radius + ground + self.alt);
+        let forward = match self.look {
+            Some(i) => {
+                let target = world
+                    .planets
+                    .get(i as usize)
+                    .ok_or_else(|| format!("view: look = {i}: the system has planets 0..={}", count - 1))?;
+                if i == self.planet {
+                    return Err(format!("view: look = {i}: a planet cannot look at itself"));
+                }
+                (target.position - position).normalize()
+            }
+            None => view_direction(d, self.heading, self.pitch),
+        };
+        Ok(Pose::looking(position, forward, d))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn views_parse_and_bad_ones_say_why() {
+        let v: ViewSpec = "planet=2, lat=10,lon=-20,alt=300,heading=45,pitch=-10".parse().unwrap();
+        assert_eq!((v.planet, v.lat, v.lon, v.alt, v.heading, v.pitch), (2, 10.0, -20.0, 300.0, 45.0, -10.0));
+        assert_eq!("look=3".parse::<ViewSpec>().unwrap().look, Some(3));
+        assert_eq!("lat=95".parse::<ViewSpec>().unwrap_err(), "view: lat = 95: must be in -90..=90");
+        assert!("alt=x".parse::<ViewSpec>().unwrap_err().contains("not a number"));
+        assert!("speed=3".parse::<ViewSpec>().unwrap_err().contains("unknown key `speed`"));
+        assert!("lat".parse::<ViewSpec>().unwrap_err().contains("not key=value"));
+    }
+
+    #[test]
+    fn poses_are_orthonormal_and_up_is_up() {
+        let p = Pose::looking(DVec3::ZERO, DVec3::new(1.0, 2.0, 0.5), DVec3::Y);
+        assert!(p.forward.dot(p.up).abs() < 1e-12 && (p.up.length() - 1.0).abs() < 1e-12 && p.up.y > 0.0);
+        let straight_down = Pose::looking(DVec3::ZERO, DVec3::NEG_Y, DVec3::Y);
+        assert!(straight_down.up.is_finite() && straight_down.forward.dot(straight_down.up).abs() < 1e-12);
+    }
+}

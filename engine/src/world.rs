@@ -1,0 +1,273 @@
+//! The whole system as the camera flies through it: every planet's terrain
+//! and proxy, built when the system is entered, and one streamer attached to
+//! the planet the camera is near. The streamer moves to another planet as the
+//! camera does (DESIGN.md, "Streaming and jobs"); planets not streamed, and
+//! the streamed one until its coarsest regions cover it, are drawn as proxies.
+//!
+//! Positions here are system space: metres from the sun, f64. A planet's
+//! local space is system space minus its `position_m` (planets do not turn).
+
+use std::sync::Arc;
+
+use glam::{DVec3, Vec3};
+use parking_lot::Mutex;
+use planet::PlannedSystem;
+use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
+use planet::terrain::Terrain;
+
+use crate::builder::PlanetBuilder;
+use crate::cache::RegionCache;
+use crate::camera::Camera;
+use crate::streamer::{FrameReport, RegionJobs, StreamSettings, Streamer};
+
+/// How the world streams.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldSettings {
+    /// Streaming settings of the attached planet.
+    pub stream: StreamSettings,
+    /// Job threads (0: run jobs on the calling thread in `update`).
+    pub threads: usize,
+    /// Region cache budget, bytes.
+    pub cache_bytes: usize,
+    /// The streamer attaches to a planet when the camera is within this many
+    /// radii of its centre...
+    pub attach_radii: f64,
+    /// ...and leaves it beyond this many (hysteresis, so it does not flap).
+    pub detach_radii: f64,
+    /// Quads along a proxy's face edge.
+    pub proxy_quads: u32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            stream: StreamSettings::default(),
+            threads: 2,
+            cache_bytes: 768 << 20,
+            attach_radii: 6.0,
+            detach_radii: 7.0,
+            proxy_quads: PROXY_QUADS,
+        }
+    }
+}
+
+/// One planet of the world.
+#[derive(Debug)]
+pub struct WorldPlanet {
+    /// Index in the system.
+    pub index: u32,
+    /// Centre, system space, metres.
+    pub position: DVec3,
+    /// Base radius, metres.
+    pub radius: f64,
+    /// The generator.
+    pub terrain: Arc<Terrain>,
+    /// The stand-in drawn while the planet is not streamed.
+    pub proxy: Arc<ProxyMesh>,
+}
+
+/// The streamed planet.
+#[derive(Debug)]
+pub struct Attached {
+    /// Which planet.
+    pub planet: u32,
+    /// Its streamer.
+    pub streamer: Streamer<PlanetBuilder>,
+    /// The last update's report.
+    pub report: FrameReport,
+}
+
+/// The live system.
+#[derive(Debug)]
+pub struct World {
+    /// The plan it was built from.
+    pub system: Arc<PlannedSystem>,
+    /// Every planet, in system order.
+    pub planets: Vec<WorldPlanet>,
+    settings: WorldSettings,
+    jobs: Arc<RegionJobs>,
+    cache: Arc<Mutex<RegionCache>>,
+    attached: Option<Attached>,
+}
+
+impl World {
+    /// Enters `system`: builds every planet's terrain and proxy (in parallel).
+    #[must_use]
+    pub fn new(system: Arc<PlannedSystem>, settings: WorldSettings) -> Self {
+        let planets = std::thread::scope(|scope| {
+            let handles: Vec<_> = system
+                .planets
+                .iter()
+                .map(|plan| {
+                    scope.spawn(move || {
+                        let terrain = Arc::new(Terrain::new(plan));
+                        let proxy = Arc::new(proxy_mesh(&terrain, settings.proxy_quads));
+                        WorldPlanet {
+                            index: plan.index,
+                            position: plan.position_m,
+                            radius: f64::from(plan.recipe.radius_m),
+                            terrain,
+                            proxy,
+                        }
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("proxy generation does not panic")).collect()
+        });
+        Self {
+            system,
+            planets,
+            settings,
+            jobs: Arc::new(RegionJobs::new(settings.threads)),
+            cache: Arc::new(Mutex::new(RegionCache::new(settings.cache_bytes))),
+            attached: None,
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// The job system (for statistics).
+    #[must_use]
+    pub fn jobs(&self) -> &Arc<RegionJobs> {
+        &self.jobs
+    }
+
+    /// The streamed planet, if any.
+    #[must_use]
+    pub fn attached(&self) -> Option<&Attached> {
+        self.attached.as_ref()
+    }
+
+    /// The planet whose surface is nearest to `position` (system space), and
+    /// the distance from its centre.
+    #[must_use]
+    pub fn nearest(&self, position: DVec3) -> (&WorldPlanet, f64) {
+        self.planets
+            .iter()
+            .map(|p| (p, position.distance(p.position)))
+            .min_by(|a, b| (a.1 - a.0.radius).total_cmp(&(b.1 - b.0.radius)))
+            .expect("a validated system has planets")
+    }
+
+    /// Height of the ground above the base radius under `position`, on `planet`,
+    /// metres (the 2D surface, or the sea where it is higher).
+    #[must_use]
+    pub fn ground_height(&self, planet: &WorldPlanet, position: DVec3) -> f64 {
+        let d: Vec3 = (position - planet.position).normalize_or(DVec3::Y).as_vec3();
+        let recipe = &planet.terrain.recipe;
+        let ground = f64::from(planet.terrain.surface_height_at(d));
+        if recipe.sea.enabled { ground.max(f64::from(recipe.sea.level_m)) } else { ground }
+    }
+
+    /// Altitude of `position` above the ground of the nearest planet, metres.
+    #[must_use]
+    pub fn altitude(&self, position: DVec3) -> f64 {
+        let (planet, distance) = self.nearest(position);
+        distance - planet.radius - self.ground_height(planet, position)
+    }
+
+    /// Whether `planet`'s proxy should be drawn: always, unless it is the
+    /// streamed planet and its shown regions cover it.
+    #[must_use]
+    pub fn proxy_shown(&self, planet: u32) -> bool {
+        self.attached.as_ref().is_none_or(|a| a.planet != planet || !a.report.complete)
+    }
+
+    /// One frame: attach the streamer to the planet the camera is near (or
+    /// detach it in open space) and stream it around `camera` (system space).
+    pub fn update(&mut self, camera: &Camera) -> Option<&FrameReport> {
+        let (near, distance) = self.nearest(camera.position);
+        let near_index = near.index;
+        let attach = distance < near.radius * self.settings.attach_radii;
+        let keep = self.attached.as_ref().is_some_and(|a| {
+            let planet = &self.planets[a.planet as usize];
+            a.planet == near_index
+                && camera.position.distance(planet.position) < planet.radius * self.settings.detach_radii
+        });
+        if !keep {
+            self.attached = None;
+            if attach {
+                let planet = &self.planets[near_index as usize];
+                let builder = Arc::new(PlanetBuilder::new(Arc::clone(&planet.terrain)));
+                let signature = self.system.planets[near_index as usize].signature();
+                let streamer = Streamer::new(
+                    signature,
+                    Arc::clone(&planet.terrain),
+                    builder,
+                    Arc::clone(&self.jobs),
+                    Arc::clone(&self.cache),
+                    self.settings.stream,
+                );
+                self.attached = Some(Attached { planet: near_index, streamer, report: FrameReport::default() });
+            }
+        }
+        if self.settings.threads == 0 {
+            self.jobs.run_pending(usize::MAX);
+        }
+        let planets = &self.planets;
+        self.attached.as_mut().map(|a| {
+            let centre = planets[a.planet as usize].position;
+            let local = Camera { position: camera.position - centre, ..*camera };
+            a.report = a.streamer.update(&local);
+            &a.report
+        })
+    }
+
+    /// Whether the attached planet's wanted regions are all ready (true in
+    /// open space, where nothing streams).
+    #[must_use]
+    pub fn is_settled(&self) -> bool {
+        self.attached.as_ref().is_none_or(|a| a.streamer.is_settled() && a.report.complete)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn world() -> World {
+        let settings = WorldSettings { threads: 0, proxy_quads: 8, ..WorldSettings::default() };
+        World::new(Arc::new(PlannedSystem::default_system()), settings)
+    }
+
+    #[test]
+    fn the_streamer_follows_the_camera_between_planets() {
+        let mut world = world();
+        let (a, b) = (&world.planets[1], &world.planets[2]);
+        let (pa, ra, pb, rb) = (a.position, a.radius, b.position, b.radius);
+        // Near planet 1: attached, and its proxy shows until the roots are in.
+        let near_a = Camera::new(pa + DVec3::Y * (ra * 1.5), DVec3::NEG_Y);
+        world.update(&near_a);
+        assert_eq!(world.attached().map(|a| a.planet), Some(1));
+        assert!(world.proxy_shown(1) && world.proxy_shown(2));
+        for _ in 0..200 {
+            world.update(&near_a);
+            if !world.proxy_shown(1) {
+                break;
+            }
+        }
+        assert!(!world.proxy_shown(1), "the streamed planet's roots never covered it");
+        // Halfway between: open space, nothing streams, every proxy shows.
+        let between = Camera::new((pa + pb) * 0.5, DVec3::X);
+        world.update(&between);
+        assert!(world.attached().is_none() && world.is_settled());
+        assert!((0..5).all(|i| world.proxy_shown(i)));
+        // Near planet 2.
+        world.update(&Camera::new(pb + DVec3::X * (rb * 2.0), DVec3::NEG_X));
+        assert_eq!(world.attached().map(|a| a.planet), Some(2));
+    }
+
+    #[test]
+    fn altitude_is_above_the_ground_or_sea() {
+        let world = world();
+        let p = &world.planets[2];
+        let up = DVec3::new(0.3, 0.8, 0.1).normalize();
+        let ground = world.ground_height(p, p.position + up);
+        let at = p.position + up * (p.radius + ground + 50.0);
+        assert!((world.altitude(at) - 50.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,197 @@
+//! Meshes on the GPU: each region's terrain, block and water parts uploaded
+//! as vertex and index buffers when the region is first shown, and freed when
+//! it has faded out; each planet's proxy uploaded once. Fades are tracked
+//! here: a region that appears dissolves in over `FADE_S`, one that goes
+//! dissolves out over the same time with the complementary dither, so a LOD
+//! swap never shows a hole or a pop.
+
+use std::collections::BTreeMap;
+
+use glam::{DVec3, Vec3};
+use planet::RegionKey;
+use planet::mesh::{Indices, MeshPart, SphereMesh};
+use wgpu::util::DeviceExt;
+
+/// Seconds a region or proxy takes to dissolve in or out.
+pub const FADE_S: f64 = 0.4;
+
+/// One mesh part's buffers.
+#[derive(Debug)]
+pub struct GpuMesh {
+    /// Vertices (`planet::mesh::Vertex`, 24 bytes).
+    pub vertices: wgpu::Buffer,
+    /// Indices: the owned triangles, then the overlap strip.
+    pub indices: wgpu::Buffer,
+    /// `u16` or `u32`.
+    pub format: wgpu::IndexFormat,
+    /// Index count.
+    pub count: u32,
+    /// Radius around the origin that holds every vertex, m.
+    pub radius: f32,
+}
+
+impl GpuMesh {
+    /// Uploads `part` (None when it has no triangles); adds its byte size to `uploaded`.
+    #[must_use]
+    pub fn upload(
+        device: &wgpu::Device,
+        part: &MeshPart,
+        with_overlap: bool,
+        label: &str,
+        uploaded: &mut u64,
+    ) -> Option<Self> {
+        // The overlap strip is drawn with opaque parts: where the neighbour is
+        // at the same LOD it coincides exactly with the neighbour's own
+        // triangles, where it is not it closes the gap between the LODs. The
+        // sea leaves it out: blended twice, the strips would show as bands.
+        let empty = Indices::default();
+        let overlap = if with_overlap { &part.overlap } else { &empty };
+        if part.indices.is_empty() && overlap.is_empty() {
+            return None;
+        }
+        let (bytes, format) = match (&part.indices, overlap) {
+            (Indices::U16(a), Indices::U16(b)) => {
+                let all: Vec<u16> = a.iter().chain(b).copied().collect();
+                (bytemuck::cast_slice(&all).to_vec(), wgpu::IndexFormat::Uint16)
+            }
+            (a, b) => {
+                let all: Vec<u32> = a.to_u32().into_iter().chain(b.to_u32()).collect();
+                (bytemuck::cast_slice(&all).to_vec(), wgpu::IndexFormat::Uint32)
+            }
+        };
+        let count = (part.indices.len() + overlap.len()) as u32;
+        let radius = part.vertices.iter().map(|v| Vec3::from_array(v.position).length()).fold(0.0, f32::max);
+        let vertices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytemuck::cast_slice(&part.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        let indices = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::INDEX,
+        });
+        *uploaded += (size_of_val(part.vertices.as_slice()) + bytes.len()) as u64;
+        Some(Self { vertices, indices, format, count, radius })
+    }
+}
+
+/// A region on the GPU.
+#[derive(Debug)]
+pub struct GpuRegion {
+    /// Planet-local origin of its vertices.
+    pub origin: DVec3,
+    /// Terrain.
+    pub terrain: Option<GpuMesh>,
+    /// Resource blocks.
+    pub blocks: Option<GpuMesh>,
+    /// Sea surface.
+    pub water: Option<GpuMesh>,
+    /// When it started to fade in.
+    pub shown_at: f64,
+    /// When it started to fade out, if it is leaving.
+    pub leaving_at: Option<f64>,
+}
+
+impl GpuRegion {
+    /// The fade value the shaders take: 0..1 fading in, -1..0 fading out
+    /// (minus the share already gone), 1 when fully shown.
+    #[must_use]
+    pub fn fade(&self, now: f64) -> f32 {
+        match self.leaving_at {
+            Some(t) => -(((now - t) / FADE_S).clamp(0.001, 1.0) as f32),
+            None => ((now - self.shown_at) / FADE_S).clamp(0.0, 1.0) as f32,
+        }
+    }
+}
+
+/// Every region on the GPU, by planet and key.
+#[derive(Debug, Default)]
+pub struct RegionStore {
+    /// Resident regions.
+    pub regions: BTreeMap<(u32, RegionKey), GpuRegion>,
+    /// Bytes uploaded since the store was made.
+    pub uploaded_bytes: u64,
+}
+
+impl RegionStore {
+    /// Brings the store to `shown` (the regions to draw now, with their
+    /// meshes) at time `now`: uploads what is new, starts fading out what
+    /// left, frees what has faded out. Returns the bytes uploaded.
+    pub fn sync<'a>(
+        &mut self,
+        device: &wgpu::Device,
+        shown: impl Iterator<Item = (u32, &'a SphereMesh)>,
+        now: f64,
+    ) -> u64 {
+        let before = self.uploaded_bytes;
+        let mut present = std::collections::BTreeSet::new();
+        for (planet, mesh) in shown {
+            let id = (planet, mesh.key);
+            present.insert(id);
+            match self.regions.get_mut(&id) {
+                Some(r) => {
+                    if r.leaving_at.take().is_some() {
+                        // Back before it had gone: show it at once.
+                        r.shown_at = now - FADE_S;
+                    }
+                }
+                None => {
+                    let uploaded = &mut self.uploaded_bytes;
+                    let region = GpuRegion {
+                        origin: mesh.origin,
+                        terrain: GpuMesh::upload(device, &mesh.terrain, true, "terrain", uploaded),
+                        blocks: GpuMesh::upload(device, &mesh.blocks, true, "blocks", uploaded),
+                        water: GpuMesh::upload(device, &mesh.water, false, "water", uploaded),
+                        shown_at: now,
+                        leaving_at: None,
+                    };
+                    self.regions.insert(id, region);
+                }
+            }
+        }
+        self.regions.retain(|id, r| {
+            if present.contains(id) {
+                return true;
+            }
+            // A region that was never fully in has nothing to fade out from.
+            let leaving = *r.leaving_at.get_or_insert(now);
+            now - leaving < FADE_S && now - r.shown_at >= FADE_S
+        });
+        self.uploaded_bytes - before
+    }
+}
+
+/// A planet's proxy on the GPU, with its own fade.
+#[derive(Debug)]
+pub struct GpuProxy {
+    /// The mesh, planet-local (origin at the centre).
+    pub mesh: GpuMesh,
+    /// Whether it is meant to be shown, and since when.
+    pub shown: bool,
+    /// When `shown` last changed.
+    pub changed_at: f64,
+}
+
+impl GpuProxy {
+    /// Sets whether it should show, from `now`.
+    pub fn set_shown(&mut self, shown: bool, now: f64) {
+        if shown != self.shown {
+            self.shown = shown;
+            self.changed_at = now;
+        }
+    }
+
+    /// The fade value for the shaders, or None when it is wholly hidden.
+    #[must_use]
+    pub fn fade(&self, now: f64) -> Option<f32> {
+        let progress = ((now - self.changed_at) / FADE_S).clamp(0.0, 1.0) as f32;
+        if self.shown {
+            Some(progress)
+        } else if progress < 1.0 {
+            Some(-progress.max(0.001))
+        } else {
+            None
+        }
+    }
+}

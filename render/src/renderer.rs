@@ -1,0 +1,755 @@
+//! The renderer: pipelines for the sky, the terrain (also resource blocks and
+//! proxies) and the sea; the frame's uniforms; one draw uniform slot per
+//! mesh, bound with a dynamic offset; and `render`, which draws a `World`
+//! from a camera into a colour view and a depth target.
+//!
+//! Camera-relative rendering: the camera stays f64 on the CPU; each mesh's
+//! offset from it is an f64 difference cast to f32, so the GPU only ever sees
+//! small numbers. Depth is reversed-Z with an infinite far plane in a 32-bit
+//! float buffer, so a pebble at a metre and a planet at a thousand kilometres
+//! share a frame without z-fighting.
+
+use std::sync::Arc;
+
+use bytemuck::{Pod, Zeroable};
+use engine::{Camera, Pose, World};
+use glam::{DVec3, Mat4, Vec3};
+use planet::mesh::Vertex;
+use wgpu::util::DeviceExt;
+
+use crate::gpu::Gpu;
+use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
+use crate::textures::{MIP_LEVELS, MaterialSet, TEXTURE_SIZE};
+
+/// Planets the shaders hold at once.
+pub const MAX_PLANETS: usize = 8;
+/// Bytes between draw uniform slots (the dynamic offset alignment).
+const DRAW_SLOT: u64 = 256;
+/// Depth format: f32, reversed.
+pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Near plane, metres.
+pub const NEAR_M: f32 = 0.05;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+struct PlanetGpu {
+    centre: [f32; 4],
+    atmosphere: [f32; 4],
+    shell: [f32; 4],
+    sun: [f32; 4],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct FrameGpu {
+    view_proj: [[f32; 4]; 4],
+    inv_view_proj: [[f32; 4]; 4],
+    sun: [f32; 4],
+    sun_color: [f32; 4],
+    detail: [f32; 4],
+    viewport: [f32; 4],
+    planets: [PlanetGpu; MAX_PLANETS],
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct DrawGpu {
+    offset: [f32; 4],
+    texture_origin: [f32; 4],
+    info: [f32; 4],
+    pad: [f32; 52],
+}
+
+const _: () = assert!(size_of::<DrawGpu>() as u64 == DRAW_SLOT);
+
+/// The camera a frame is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ViewCamera {
+    /// Pose in system space.
+    pub pose: Pose,
+    /// Vertical field of view, radians.
+    pub fov_y: f64,
+}
+
+impl ViewCamera {
+    /// A camera with a 60° vertical field of view.
+    #[must_use]
+    pub fn new(pose: Pose) -> Self {
+        Self { pose, fov_y: 60f64.to_radians() }
+    }
+
+    /// The view-projection of camera-relative positions.
+    #[must_use]
+    pub fn view_proj(&self, aspect: f32) -> Mat4 {
+        use glam::camera::rh::{proj::directx, view};
+        let look = view::look_to_mat4(Vec3::ZERO, self.pose.forward.as_vec3(), self.pose.up.as_vec3());
+        directx::perspective_infinite_reverse(self.fov_y as f32, aspect, NEAR_M) * look
+    }
+
+    /// The streaming camera (system space).
+    #[must_use]
+    pub fn engine_camera(&self, aspect: f64) -> Camera {
+        Camera { position: self.pose.position, forward: self.pose.forward, fov_y: self.fov_y, aspect }
+    }
+}
+
+/// How a frame is drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Draw the sky; without it the clear colour shows wherever nothing was
+    /// drawn (hole tests look for it).
+    pub sky: bool,
+    /// Clear colour, linear RGBA.
+    pub clear: [f64; 4],
+    /// Time, seconds: drives fades.
+    pub time: f64,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 0.0 }
+    }
+}
+
+/// What a frame drew.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameStats {
+    /// Draw calls.
+    pub draws: u32,
+    /// Triangles submitted.
+    pub triangles: u64,
+    /// Bytes of meshes uploaded this frame.
+    pub uploaded_bytes: u64,
+    /// Regions resident on the GPU.
+    pub resident_regions: usize,
+}
+
+/// A depth buffer of one size.
+#[derive(Debug)]
+pub struct DepthTarget {
+    /// The texture (also sampled by the water pass).
+    pub texture: wgpu::Texture,
+    /// Its view.
+    pub view: wgpu::TextureView,
+    /// Size, px.
+    pub size: (u32, u32),
+}
+
+impl DepthTarget {
+    /// A depth buffer of `size`.
+    #[must_use]
+    pub fn new(device: &wgpu::Device, size: (u32, u32)) -> Self {
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("depth"),
+            size: wgpu::Extent3d { width: size.0.max(1), height: size.1.max(1), depth_or_array_layers: 1 },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        Self { texture, view, size }
+    }
+}
+
+/// Draws worlds.
+#[derive(Debug)]
+pub struct Renderer {
+    gpu: Arc<Gpu>,
+    format: wgpu::TextureFormat,
+    frame_buffer: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    draw_layout: wgpu::BindGroupLayout,
+    draw_buffer: wgpu::Buffer,
+    draw_group: wgpu::BindGroup,
+    draw_capacity: usize,
+    material_group: wgpu::BindGroup,
+    depth_layout: wgpu::BindGroupLayout,
+    sky: wgpu::RenderPipeline,
+    terrain: wgpu::RenderPipeline,
+    water: wgpu::RenderPipeline,
+    regions: RegionStore,
+    proxies: Vec<GpuProxy>,
+    first_layer: Vec<u32>,
+    sea_colours: Vec<[f32; 3]>,
+}
+
+impl Renderer {
+    /// A renderer for `world`'s system drawing into `format` targets:
+    /// generates the material textures and uploads every planet's proxy.
+    #[must_use]
+    pub fn new(gpu: Arc<Gpu>, format: wgpu::TextureFormat, world: &World) -> Self {
+        let device = &gpu.device;
+        let uniform = |binding: u32, dynamic: bool, stages: wgpu::ShaderStages| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: stages,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: dynamic,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        let both = wgpu::ShaderStages::VERTEX_FRAGMENT;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("frame"),
+            entries: &[uniform(0, false, both)],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("draw"),
+            entries: &[uniform(0, true, both)],
+        });
+        let material_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("materials"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2Array,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                uniform(2, false, wgpu::ShaderStages::FRAGMENT),
+            ],
+        });
+        let depth_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene depth"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Depth,
+                    view_dimension: wgpu::TextureViewDimension::D2,
+                    multisampled: false,
+                },
+                count: None,
+            }],
+        });
+
+        let frame_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("frame"),
+            size: size_of::<FrameGpu>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("frame"),
+            layout: &frame_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: frame_buffer.as_entire_binding() }],
+        });
+        let draw_capacity = 1024;
+        let (draw_buffer, draw_group) = draw_slots(device, &draw_layout, draw_capacity);
+        let materials = MaterialSet::generate(&world.system);
+        let material_group = upload_materials(&gpu, &material_layout, &materials);
+
+        let common = include_str!("shaders/common.wgsl");
+        let module = |name: &str, source: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(name),
+                source: wgpu::ShaderSource::Wgsl(format!("{common}\n{source}").into()),
+            })
+        };
+        let sky_module = module("sky", include_str!("shaders/sky.wgsl"));
+        let terrain_module = module("terrain", include_str!("shaders/terrain.wgsl"));
+        let water_module = module("water", include_str!("shaders/water.wgsl"));
+        let layout = |name: &str, groups: &[Option<&wgpu::BindGroupLayout>]| {
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some(name),
+                bind_group_layouts: groups,
+                immediate_size: 0,
+            })
+        };
+        let sky_layout = layout("sky", &[Some(&frame_layout)]);
+        let terrain_layout = layout("terrain", &[Some(&frame_layout), Some(&draw_layout), Some(&material_layout)]);
+        let water_layout = layout("water", &[Some(&frame_layout), Some(&draw_layout), Some(&depth_layout)]);
+
+        let vertex_attributes = wgpu::vertex_attr_array![
+            0 => Float32x3, 1 => Snorm16x2, 2 => Snorm16x2, 3 => Uint32
+        ];
+        let terrain_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &vertex_attributes,
+        })];
+        let water_attributes = wgpu::vertex_attr_array![0 => Float32x3];
+        let water_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<Vertex>() as u64,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes: &water_attributes,
+        })];
+        let depth = |write: bool| {
+            Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(write),
+                depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            })
+        };
+        let pipeline = |name: &str,
+                        layout: &wgpu::PipelineLayout,
+                        module: &wgpu::ShaderModule,
+                        entry: (&str, &str),
+                        buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
+                        depth_stencil: Option<wgpu::DepthStencilState>,
+                        blend: Option<wgpu::BlendState>,
+                        cull: Option<wgpu::Face>| {
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(name),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some(entry.0),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers,
+                },
+                primitive: wgpu::PrimitiveState {
+                    topology: wgpu::PrimitiveTopology::TriangleList,
+                    front_face: wgpu::FrontFace::Ccw,
+                    cull_mode: cull,
+                    ..wgpu::PrimitiveState::default()
+                },
+                depth_stencil,
+                multisample: wgpu::MultisampleState::default(),
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some(entry.1),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets: &[Some(wgpu::ColorTargetState { format, blend, write_mask: wgpu::ColorWrites::ALL })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+        };
+        // The sky is drawn first, behind everything: it neither tests nor writes depth.
+        let sky_depth = Some(wgpu::DepthStencilState {
+            format: DEPTH_FORMAT,
+            depth_write_enabled: Some(false),
+            depth_compare: Some(wgpu::CompareFunction::Always),
+            stencil: wgpu::StencilState::default(),
+            bias: wgpu::DepthBiasState::default(),
+        });
+        let sky = pipeline("sky", &sky_layout, &sky_module, ("vs_sky", "fs_sky"), &[], sky_depth, None, None);
+        // Terrain is not culled: caves and overhangs are seen from both sides
+        // and the mesh's winding is only consistent within a region.
+        let terrain = pipeline(
+            "terrain",
+            &terrain_layout,
+            &terrain_module,
+            ("vs_terrain", "fs_terrain"),
+            &terrain_buffers,
+            depth(true),
+            None,
+            None,
+        );
+        let water = pipeline(
+            "water",
+            &water_layout,
+            &water_module,
+            ("vs_water", "fs_water"),
+            &water_buffers,
+            depth(false),
+            Some(wgpu::BlendState::ALPHA_BLENDING),
+            None,
+        );
+
+        let mut uploaded = 0;
+        let proxies = world
+            .planets
+            .iter()
+            .map(|p| GpuProxy {
+                mesh: GpuMesh::upload(device, &p.proxy.part, true, "proxy", &mut uploaded)
+                    .expect("proxies have triangles"),
+                shown: true,
+                changed_at: f64::NEG_INFINITY,
+            })
+            .collect();
+        let sea_colours = world
+            .planets
+            .iter()
+            .map(|p| {
+                let r = &p.terrain.recipe;
+                r.materials.get(r.sea.material as usize).map_or([0.1, 0.3, 0.5], |m| m.color)
+            })
+            .collect();
+        Self {
+            format,
+            frame_buffer,
+            frame_group,
+            draw_layout,
+            draw_buffer,
+            draw_group,
+            draw_capacity,
+            material_group,
+            depth_layout,
+            sky,
+            terrain,
+            water,
+            regions: RegionStore::default(),
+            proxies,
+            first_layer: materials.first_layer,
+            sea_colours,
+            gpu,
+        }
+    }
+
+    /// The colour format it draws into.
+    #[must_use]
+    pub fn format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// The device.
+    #[must_use]
+    pub fn gpu(&self) -> &Arc<Gpu> {
+        &self.gpu
+    }
+
+    /// Waits until the device has finished every frame submitted.
+    pub fn wait_idle(&self) {
+        // A lost device shows up as an error on the next frame's readback.
+        let _ = self.gpu.device.poll(wgpu::PollType::wait_indefinitely());
+    }
+
+    /// Total bytes of meshes uploaded so far.
+    #[must_use]
+    pub fn uploaded_bytes(&self) -> u64 {
+        self.regions.uploaded_bytes
+    }
+
+    /// Brings the GPU's meshes up to `world` at time `now`: uploads the
+    /// streamed planet's newly shown regions (once they cover the planet;
+    /// until then its proxy stands in), starts fades; returns bytes uploaded.
+    pub fn sync(&mut self, world: &World, now: f64) -> u64 {
+        let attached = world.attached().filter(|a| a.report.complete);
+        let shown: Vec<(u32, Arc<engine::BuiltRegion>)> = attached
+            .map(|a| {
+                let grid = &a.streamer.terrain().grid;
+                a.streamer
+                    .visible()
+                    .iter()
+                    .flat_map(|c| c.regions(grid))
+                    .filter_map(|k| a.streamer.region(k))
+                    .map(|r| (a.planet, r))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (i, proxy) in self.proxies.iter_mut().enumerate() {
+            proxy.set_shown(world.proxy_shown(i as u32), now);
+        }
+        self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh)), now)
+    }
+
+    /// Ends every fade at once (captures draw a settled world, not a moment
+    /// of a transition).
+    pub fn finish_fades(&mut self) {
+        self.regions.regions.retain(|_, r| r.leaving_at.is_none());
+        for r in self.regions.regions.values_mut() {
+            r.shown_at = f64::NEG_INFINITY;
+        }
+        for p in &mut self.proxies {
+            p.changed_at = f64::NEG_INFINITY;
+        }
+    }
+
+    /// Draws `world` from `camera` into `color` (with `depth` of the same size).
+    pub fn render(
+        &mut self,
+        world: &World,
+        camera: &ViewCamera,
+        color: &wgpu::TextureView,
+        depth: &DepthTarget,
+        options: &RenderOptions,
+    ) -> FrameStats {
+        let now = options.time;
+        let (width, height) = depth.size;
+        let aspect = width as f32 / height.max(1) as f32;
+        let eye = camera.pose.position;
+        let cull = camera.engine_camera(f64::from(aspect));
+        let uploaded_bytes = self.sync(world, now);
+        let mut stats =
+            FrameStats { uploaded_bytes, resident_regions: self.regions.regions.len(), ..FrameStats::default() };
+
+        // Draw list: (distance, mesh, slot contents, is water).
+        let mut draws: Vec<(f64, &GpuMesh, DrawGpu, bool)> = Vec::new();
+        let planet_of = |i: u32| &world.planets[i as usize];
+        for (&(planet, _), region) in &self.regions.regions {
+            let p = planet_of(planet);
+            let origin = p.position + region.origin;
+            let fade = region.fade(now);
+            for (mesh, water) in [(&region.terrain, false), (&region.blocks, false), (&region.water, true)].into_iter()
+            {
+                let Some(mesh) = mesh else { continue };
+                if !cull.sees(origin, f64::from(mesh.radius)) {
+                    continue;
+                }
+                let slot = self.slot(planet, origin - eye, region.origin, fade, water);
+                draws.push((origin.distance(eye), mesh, slot, water));
+            }
+        }
+        for (i, proxy) in self.proxies.iter().enumerate() {
+            let Some(fade) = proxy.fade(now) else { continue };
+            let p = planet_of(i as u32);
+            if !cull.sees(p.position, f64::from(proxy.mesh.radius)) {
+                continue;
+            }
+            let slot = self.slot(i as u32, p.position - eye, DVec3::ZERO, fade, false);
+            draws.push((p.position.distance(eye) - p.radius, &proxy.mesh, slot, false));
+        }
+        // Opaque front to back (early depth rejects more), water back to front.
+        draws.sort_by(|a, b| a.3.cmp(&b.3).then(a.0.total_cmp(&b.0)));
+        let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
+        draws[first_water..].reverse();
+
+        if draws.len() > self.draw_capacity {
+            self.draw_capacity = draws.len().next_power_of_two();
+            (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
+        }
+        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).collect();
+        let queue = &self.gpu.queue;
+        queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
+        let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
+        queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
+
+        let depth_group = self.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene depth"),
+            layout: &self.depth_layout,
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&depth.view) }],
+        });
+        let mut encoder =
+            self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
+        {
+            let [r, g, b, a] = options.clear;
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("opaque"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: color,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(wgpu::Color { r, g, b, a }),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &depth.view,
+                    depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(0.0), store: wgpu::StoreOp::Store }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.frame_group, &[]);
+            if options.sky {
+                pass.set_pipeline(&self.sky);
+                pass.draw(0..3, 0..1);
+                stats.draws += 1;
+            }
+            pass.set_pipeline(&self.terrain);
+            pass.set_bind_group(2, &self.material_group, &[]);
+            for (i, (_, mesh, _, _)) in draws[..first_water].iter().enumerate() {
+                pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_SLOT) as u32]);
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), mesh.format);
+                pass.draw_indexed(0..mesh.count, 0, 0..1);
+                stats.draws += 1;
+                stats.triangles += u64::from(mesh.count / 3);
+            }
+        }
+        if first_water < draws.len() {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("water"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: color,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
+                })],
+                // Read-only depth: tested against, and sampled for the water's thickness.
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &depth.view,
+                    depth_ops: None,
+                    stencil_ops: None,
+                }),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_bind_group(0, &self.frame_group, &[]);
+            pass.set_pipeline(&self.water);
+            pass.set_bind_group(2, &depth_group, &[]);
+            for (i, (_, mesh, _, _)) in draws.iter().enumerate().skip(first_water) {
+                pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_SLOT) as u32]);
+                pass.set_vertex_buffer(0, mesh.vertices.slice(..));
+                pass.set_index_buffer(mesh.indices.slice(..), mesh.format);
+                pass.draw_indexed(0..mesh.count, 0, 0..1);
+                stats.draws += 1;
+                stats.triangles += u64::from(mesh.count / 3);
+            }
+        }
+        queue.submit([encoder.finish()]);
+        stats
+    }
+
+    /// A draw's uniform slot.
+    fn slot(&self, planet: u32, offset: DVec3, local_origin: DVec3, fade: f32, water: bool) -> DrawGpu {
+        let first = self.first_layer.get(planet as usize).copied().unwrap_or(0);
+        let sea = self.sea_colours.get(planet as usize).copied().unwrap_or([0.1, 0.3, 0.5]);
+        let info = if water { [planet as f32, sea[0], sea[1], sea[2]] } else { [planet as f32, 0.0, 0.0, 0.0] };
+        let o = offset.as_vec3();
+        let t = local_origin.as_vec3();
+        DrawGpu { offset: [o.x, o.y, o.z, fade], texture_origin: [t.x, t.y, t.z, first as f32], info, pad: [0.0; 52] }
+    }
+
+    fn frame_uniforms(
+        &self,
+        world: &World,
+        camera: &ViewCamera,
+        aspect: f32,
+        size: (u32, u32),
+        options: &RenderOptions,
+    ) -> FrameGpu {
+        let eye = camera.pose.position;
+        let view_proj = camera.view_proj(aspect);
+        let sun = &world.system.system.sun;
+        let to_sun = (-eye).normalize_or(DVec3::Y);
+        let sun_cos = libm::cos(libm::asin((sun.radius_m / eye.length().max(sun.radius_m * 1.01)).min(1.0)));
+        let mut planets = [PlanetGpu::default(); MAX_PLANETS];
+        // Planet slots are indexed by system index; systems larger than the
+        // table keep only their first planets' atmospheres.
+        for (i, p) in world.planets.iter().enumerate().take(MAX_PLANETS) {
+            let r = &p.terrain.recipe;
+            let c = (p.position - eye).as_vec3();
+            let s = (-p.position).normalize_or(DVec3::Y).as_vec3();
+            let sea = if r.sea.enabled { r.radius_m + r.sea.level_m } else { 0.0 };
+            let a = &r.atmosphere;
+            planets[i] = PlanetGpu {
+                centre: [c.x, c.y, c.z, r.radius_m],
+                atmosphere: [a.color[0], a.color[1], a.color[2], a.density],
+                shell: [a.height_m, sea, 0.0, 0.0],
+                sun: [s.x, s.y, s.z, 0.0],
+            };
+        }
+        // Texture detail: the tile scale doubles every doubling of altitude
+        // above 16 m, blended continuously between the two nearest levels.
+        let altitude = world.altitude(eye).max(1.0);
+        let level = libm::log2(altitude / 16.0).clamp(0.0, 10.0);
+        let to_sun = to_sun.as_vec3();
+        FrameGpu {
+            view_proj: view_proj.to_cols_array_2d(),
+            inv_view_proj: view_proj.inverse().to_cols_array_2d(),
+            sun: [to_sun.x, to_sun.y, to_sun.z, sun_cos as f32],
+            sun_color: [sun.color[0] * 2.2, sun.color[1] * 2.2, sun.color[2] * 2.2, options.time as f32],
+            detail: [
+                libm::floor(level) as f32,
+                (level - libm::floor(level)) as f32,
+                f32::from(u8::from(options.sky)),
+                1.0,
+            ],
+            viewport: [size.0 as f32, size.1 as f32, NEAR_M, world.planets.len().min(MAX_PLANETS) as f32],
+            planets,
+        }
+    }
+}
+
+fn draw_slots(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    capacity: usize,
+) -> (wgpu::Buffer, wgpu::BindGroup) {
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("draws"),
+        size: capacity as u64 * DRAW_SLOT,
+        usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("draws"),
+        layout,
+        entries: &[wgpu::BindGroupEntry {
+            binding: 0,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &buffer,
+                offset: 0,
+                size: wgpu::BufferSize::new(DRAW_SLOT),
+            }),
+        }],
+    });
+    (buffer, group)
+}
+
+fn upload_materials(gpu: &Gpu, layout: &wgpu::BindGroupLayout, set: &MaterialSet) -> wgpu::BindGroup {
+    let device = &gpu.device;
+    let layers = set.layers.len().max(1) as u32;
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("materials"),
+        size: wgpu::Extent3d { width: TEXTURE_SIZE, height: TEXTURE_SIZE, depth_or_array_layers: layers },
+        mip_level_count: MIP_LEVELS,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: wgpu::TextureFormat::Rgba8UnormSrgb,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    for (layer, levels) in set.layers.iter().enumerate() {
+        for (mip, texels) in levels.iter().enumerate() {
+            let size = (TEXTURE_SIZE >> mip).max(1);
+            gpu.queue.write_texture(
+                wgpu::TexelCopyTextureInfo {
+                    texture: &texture,
+                    mip_level: mip as u32,
+                    origin: wgpu::Origin3d { x: 0, y: 0, z: layer as u32 },
+                    aspect: wgpu::TextureAspect::All,
+                },
+                texels,
+                wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(4 * size), rows_per_image: Some(size) },
+                wgpu::Extent3d { width: size, height: size, depth_or_array_layers: 1 },
+            );
+        }
+    }
+    let view = texture.create_view(&wgpu::TextureViewDescriptor {
+        dimension: Some(wgpu::TextureViewDimension::D2Array),
+        ..wgpu::TextureViewDescriptor::default()
+    });
+    let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("materials"),
+        address_mode_u: wgpu::AddressMode::Repeat,
+        address_mode_v: wgpu::AddressMode::Repeat,
+        address_mode_w: wgpu::AddressMode::Repeat,
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        mipmap_filter: wgpu::MipmapFilterMode::Linear,
+        anisotropy_clamp: 4,
+        ..wgpu::SamplerDescriptor::default()
+    });
+    let mut params = vec![[0f32; 4]; 256];
+    for (i, p) in set.params.iter().take(256).enumerate() {
+        params[i] = *p;
+    }
+    let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("material parameters"),
+        contents: bytemuck::cast_slice(&params),
+        usage: wgpu::BufferUsages::UNIFORM,
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("materials"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&view) },
+            wgpu::BindGroupEntry { binding: 1, resource: wgpu::BindingResource::Sampler(&sampler) },
+            wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
+        ],
+    })
+}

@@ -1,0 +1,129 @@
+// Shared by every pass: the frame's uniforms, the atmosphere, tone mapping.
+// Every position the GPU sees is relative to the camera (f32 from an f64
+// difference on the CPU), so nothing large ever reaches a shader.
+
+struct PlanetGpu {
+    // xyz: centre relative to the camera, m; w: base radius, m.
+    centre: vec4<f32>,
+    // rgb: scattering colour; a: density (0 = no atmosphere).
+    atmosphere: vec4<f32>,
+    // x: atmosphere height above the base radius, m; y: sea radius (0: none).
+    shell: vec4<f32>,
+    // xyz: unit direction from the planet to the sun.
+    sun: vec4<f32>,
+};
+
+struct Frame {
+    view_proj: mat4x4<f32>,
+    inv_view_proj: mat4x4<f32>,
+    // xyz: unit direction from the camera to the sun; w: cos of its angular radius.
+    sun: vec4<f32>,
+    // rgb: sunlight; w: time, s.
+    sun_color: vec4<f32>,
+    // x: texture detail level (log2 of the scale multiplier); y: blend to the
+    // next level; z: 1 to draw the sky (0: clear colour shows, for hole tests); w: exposure.
+    detail: vec4<f32>,
+    // x, y: viewport size, px; z: near plane, m; w: planet count.
+    viewport: vec4<f32>,
+    planets: array<PlanetGpu, 8>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+
+fn ray_sphere(o: vec3<f32>, d: vec3<f32>, r: f32) -> vec2<f32> {
+    let b = dot(o, d);
+    let c = dot(o, o) - r * r;
+    let h = b * b - c;
+    if h < 0.0 {
+        return vec2<f32>(1e30, -1e30);
+    }
+    let s = sqrt(h);
+    return vec2<f32>(-b - s, -b + s);
+}
+
+// How much of the sky's air the haze over the ground uses (see `atmosphere`).
+const GROUND_HAZE: f32 = 0.3;
+
+struct Scatter {
+    inscatter: vec3<f32>,
+    transmittance: vec3<f32>,
+};
+
+// Single scattering along the camera ray `dir` up to `t_max` through one
+// planet's atmosphere: an exponential shell (scale height a quarter of its
+// height) lit where its ground faces the sun. Eight steps: enough for a haze
+// that reads right from the ground and as a rim from space. `strength`
+// scales the air: the sky takes 1; the ground's haze takes less, because a
+// true-to-scale atmosphere on a planet a few kilometres across would hide
+// its own hills a kilometre away.
+fn atmosphere(p: PlanetGpu, dir: vec3<f32>, t_max: f32, strength: f32) -> Scatter {
+    var out: Scatter;
+    out.inscatter = vec3<f32>(0.0);
+    out.transmittance = vec3<f32>(1.0);
+    let density = p.atmosphere.a;
+    let height = p.shell.x;
+    if density <= 0.0 || height <= 0.0 {
+        return out;
+    }
+    let o = -p.centre.xyz;
+    let radius = p.centre.w;
+    let hit = ray_sphere(o, dir, radius + height);
+    let t0 = max(hit.x, 0.0);
+    let t1 = min(hit.y, t_max);
+    if t1 <= t0 {
+        return out;
+    }
+    let scale_height = height * 0.25;
+    // Scattering falls steeply with the colour's weakness (Rayleigh goes as
+    // the inverse fourth power of wavelength): cubing the recipe's colour
+    // keeps the sky saturated instead of a pale grey.
+    let tint = p.atmosphere.rgb * p.atmosphere.rgb * p.atmosphere.rgb;
+    let beta = tint * density * (2.4 / height) * strength;
+    let dt = (t1 - t0) / 8.0;
+    var depth = 0.0;
+    var light = vec3<f32>(0.0);
+    for (var i = 0; i < 8; i++) {
+        let pos = o + dir * (t0 + (f32(i) + 0.5) * dt);
+        let r = length(pos);
+        let rho = exp(-max(r - radius, 0.0) / scale_height);
+        depth += rho * dt;
+        let lit = smoothstep(-0.2, 0.15, dot(pos / r, p.sun.xyz));
+        light += lit * rho * dt * exp(-beta * depth);
+    }
+    let mu = max(dot(dir, p.sun.xyz), 0.0);
+    let phase = 0.8 + 0.6 * pow(mu, 8.0);
+    out.inscatter = light * beta * frame.sun_color.rgb * phase;
+    out.transmittance = exp(-beta * depth);
+    return out;
+}
+
+// Every planet's atmosphere along a ray, nearest last (planets are far apart;
+// only one is ever in front of another's haze).
+fn all_atmospheres(dir: vec3<f32>, t_max: f32, colour: vec3<f32>) -> vec3<f32> {
+    var c = colour;
+    let n = i32(frame.viewport.w);
+    for (var i = 0; i < n; i++) {
+        let s = atmosphere(frame.planets[i], dir, t_max, 1.0);
+        c = c * s.transmittance + s.inscatter;
+    }
+    return c;
+}
+
+fn tonemap(c: vec3<f32>) -> vec3<f32> {
+    return vec3<f32>(1.0) - exp(-c * frame.detail.w);
+}
+
+// The ray from the camera through a pixel (NDC xy), camera-relative.
+fn view_ray(ndc: vec2<f32>) -> vec3<f32> {
+    let far = frame.inv_view_proj * vec4<f32>(ndc, 0.5, 1.0);
+    return normalize(far.xyz / far.w);
+}
+
+// A 4x4 ordered-dither threshold in (0, 1) for pixel `p`: fades dissolve
+// new regions in (and old ones out) pixel by pixel.
+fn bayer(p: vec2<f32>) -> f32 {
+    let x = u32(p.x) & 3u;
+    let y = u32(p.y) & 3u;
+    let m = array<u32, 16>(0u, 8u, 2u, 10u, 12u, 4u, 14u, 6u, 3u, 11u, 1u, 9u, 15u, 7u, 13u, 5u);
+    return (f32(m[y * 4u + x]) + 0.5) / 16.0;
+}

@@ -1,0 +1,135 @@
+//! Render tests on the device (Mesa's lavapipe in CI; `.ci/run` installs
+//! it): what a person would see, checked pixel by pixel.
+//!
+//! - A planet from orbit fills the disc of pixels its radius predicts.
+//! - A surface view has sky above the horizon and, below it, no pixel of the
+//!   clear colour: every ray that must hit the ground hits a triangle.
+//! - The same view, streamed and drawn twice from scratch, is byte-identical.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use engine::{ViewSpec, World, WorldSettings};
+use glam::{DVec3, Vec4};
+use image::RgbaImage;
+use render::{Capture, RenderOptions, ViewCamera};
+
+const MAGENTA: [u8; 4] = [255, 0, 255, 255];
+const SIZE: (u32, u32) = (320, 180);
+
+fn capture() -> Capture {
+    let world = World::new(
+        Arc::new(planet::PlannedSystem::default_system()),
+        WorldSettings { threads: 2, ..WorldSettings::default() },
+    );
+    Capture::new(world, SIZE).expect("a Vulkan device (install mesa-vulkan-drivers for lavapipe)")
+}
+
+/// Streams `view` until settled and draws it; with `sky: false` the clear
+/// colour is magenta wherever nothing was drawn.
+fn shoot(capture: &mut Capture, view: &str, sky: bool) -> (RgbaImage, ViewCamera) {
+    let view: ViewSpec = view.parse().unwrap();
+    let camera = ViewCamera::new(view.pose(&capture.world).unwrap());
+    assert!(capture.settle(&camera, Duration::from_secs(120)), "{view:?} did not settle");
+    let clear = if sky { [0.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 1.0, 1.0] };
+    let options = RenderOptions { sky, clear, time: 100.0 };
+    let (image, _) = capture.draw(&camera, &options).unwrap();
+    (image, camera)
+}
+
+/// The camera ray through the centre of pixel (x, y).
+fn ray(camera: &ViewCamera, x: u32, y: u32) -> DVec3 {
+    let inverse = camera.view_proj(SIZE.0 as f32 / SIZE.1 as f32).inverse();
+    let ndc = [(x as f32 + 0.5) / SIZE.0 as f32 * 2.0 - 1.0, 1.0 - (y as f32 + 0.5) / SIZE.1 as f32 * 2.0];
+    let p = inverse * Vec4::new(ndc[0], ndc[1], 0.5, 1.0);
+    (p.truncate() / p.w).as_dvec3().normalize()
+}
+
+/// Whether a ray from `origin` along `dir` meets the sphere of `radius` at `centre`.
+fn hits(origin: DVec3, dir: DVec3, centre: DVec3, radius: f64) -> bool {
+    let o = origin - centre;
+    let b = o.dot(dir);
+    let c = o.length_squared() - radius * radius;
+    b * b - c >= 0.0 && (-b + (b * b - c).max(0.0).sqrt()) > 0.0
+}
+
+#[test]
+fn a_planet_from_orbit_fills_its_disc() {
+    let mut capture = capture();
+    let (image, camera) = shoot(&mut capture, "planet=1,lat=10,lon=20,alt=9000,pitch=-90", false);
+    let planet = &capture.world.planets[1];
+    // The lowest and highest ground, with room for the chords of the coarsest
+    // regions (a root region's triangles span degrees: they sag metres below
+    // the sphere through their corners).
+    let [low, high] = planet.proxy.radius_range_m.map(f64::from);
+    let low = low - 30.0;
+    let (mut drawn, mut inside_low, mut outside_high, mut misses) = (0u32, 0u32, 0u32, 0u32);
+    let (mut cx, mut cy) = (0f64, 0f64);
+    for (x, y, p) in image.enumerate_pixels() {
+        let d = ray(&camera, x, y);
+        let is_drawn = p.0 != MAGENTA;
+        if is_drawn {
+            drawn += 1;
+            cx += f64::from(x);
+            cy += f64::from(y);
+        }
+        // Rays that must hit the planet (its lowest ground) and rays that cannot
+        // (beyond its highest ground, atmosphere not drawn without the sky).
+        if hits(camera.pose.position, d, planet.position, low) {
+            inside_low += 1;
+            misses += u32::from(!is_drawn);
+        } else if !hits(camera.pose.position, d, planet.position, high + 1.0) {
+            outside_high += u32::from(is_drawn);
+        }
+    }
+    assert!(inside_low > 5000, "the disc is too small to test: {inside_low} px");
+    assert_eq!(misses, 0, "{misses} pixels inside the planet's disc show the clear colour");
+    assert_eq!(outside_high, 0, "{outside_high} pixels outside the planet's disc are drawn");
+    let (cx, cy) = (cx / f64::from(drawn), cy / f64::from(drawn));
+    assert!((cx - 160.0).abs() < 3.0 && (cy - 90.0).abs() < 3.0, "disc centred at ({cx:.1}, {cy:.1})");
+}
+
+#[test]
+fn a_surface_view_has_sky_above_and_no_holes_below() {
+    let mut capture = capture();
+    let view = "planet=1,lat=-30,lon=-90,alt=25,heading=60,pitch=-8";
+    let (image, camera) = shoot(&mut capture, view, false);
+    let planet = &capture.world.planets[1];
+    // Below the lowest ground any ray must hit a triangle: the lowest proxy
+    // sample less a margin for what the proxy's samples miss.
+    let floor = f64::from(planet.proxy.radius_range_m[0]) - 100.0;
+    let (mut must_hit, mut holes, mut open) = (0u32, Vec::new(), 0u32);
+    for (x, y, p) in image.enumerate_pixels() {
+        let d = ray(&camera, x, y);
+        if hits(camera.pose.position, d, planet.position, floor) {
+            must_hit += 1;
+            if p.0 == MAGENTA {
+                holes.push((x, y));
+            }
+        } else if p.0 == MAGENTA {
+            open += 1;
+        }
+    }
+    assert!(must_hit > 10_000, "too little ground in view: {must_hit} px");
+    assert!(holes.is_empty(), "{} holes below the horizon, first at {:?}", holes.len(), holes.first());
+    assert!(open > 2_000, "no open sky above the horizon ({open} px)");
+
+    // With the sky drawn: the top row is sky (blue over red), the bottom row is ground.
+    let (image, _) = shoot(&mut capture, view, true);
+    let top_blue = (0..SIZE.0).filter(|&x| image.get_pixel(x, 0).0[2] > image.get_pixel(x, 0).0[0]).count();
+    assert!(top_blue as u32 > SIZE.0 * 9 / 10, "the sky is not blue: {top_blue} of {} px", SIZE.0);
+    let bottom = image.get_pixel(SIZE.0 / 2, SIZE.1 - 1).0;
+    assert_ne!(bottom, image.get_pixel(SIZE.0 / 2, 0).0, "the ground looks like the sky");
+}
+
+#[test]
+fn the_same_view_renders_byte_identical_twice() {
+    let view = "planet=1,lat=-30,lon=-90,alt=40,heading=200,pitch=-15";
+    let (a, _) = shoot(&mut capture(), view, true);
+    let (b, _) = shoot(&mut capture(), view, true);
+    let differing = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
+    assert_eq!(differing, 0, "{differing} pixels differ between two renders of {view}");
+    // And the picture is not blank.
+    let first = a.get_pixel(0, 0);
+    assert!(a.pixels().filter(|p| *p != first).count() > 10_000);
+}

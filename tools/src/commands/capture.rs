@@ -1,0 +1,201 @@
+//! `planet capture`: a headless screenshot. Streams the view until it is
+//! settled (or the timeout, which it reports), draws it on the device (Mesa's
+//! lavapipe without a GPU) and writes a PNG. With `--path`, it instead flies
+//! a scripted camera path frame by frame, draws every frame, and reports the
+//! engine's and the renderer's CPU time per frame and the bytes uploaded.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use engine::path::CameraPath;
+use engine::{Pose, ViewSpec, World, WorldSettings};
+use render::{Capture, RenderOptions, ViewCamera, capture_view};
+
+use crate::failure::Failure;
+use crate::load;
+
+/// Arguments of `planet capture`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// System recipe (JSON); the embedded default system when omitted.
+    #[arg(long, value_name = "FILE")]
+    system: Option<PathBuf>,
+    /// Where the camera is: `planet=N,lat=D,lon=D,alt=M,heading=D,pitch=D` (any
+    /// subset; `look=N` looks at planet N instead of heading and pitch).
+    #[arg(long, value_name = "VIEW", default_value = "planet=1,lat=0,lon=0,alt=300,pitch=-10")]
+    view: String,
+    /// Image size, WIDTHxHEIGHT, each 16..=8192.
+    #[arg(long, value_name = "WxH", default_value = "1280x720")]
+    size: String,
+    /// The PNG to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Seconds to wait for the view to settle, 0..=600.
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    timeout: f64,
+    /// Job threads, 1..=256 (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Fly a camera path (descent, lowpass, walk, or a JSON file) drawing every
+    /// frame, and report frame times; `--out` gets the last frame.
+    #[arg(long, value_name = "NAME|FILE")]
+    path: Option<String>,
+    /// Frames per second of the path's simulated clock, 1..=240.
+    #[arg(long, value_name = "FPS", default_value_t = 30.0)]
+    fps: f64,
+    /// Print frame statistics (draws, triangles, uploads) of the capture.
+    #[arg(long)]
+    stats: bool,
+}
+
+/// Parses `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32), Failure> {
+    let bad = || Failure::Invalid(format!("error: --size {s}: must be WIDTHxHEIGHT, each in 16..=8192"));
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
+    if (16..=8192).contains(&w) && (16..=8192).contains(&h) { Ok((w, h)) } else { Err(bad()) }
+}
+
+/// The world for a command: the system, its settings, on `threads` job threads.
+pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result<World, Failure> {
+    let plan = load::system(system)?;
+    let threads = match threads {
+        Some(n) if (1..=256).contains(&n) => n,
+        Some(n) => return Err(Failure::Invalid(format!("error: --threads {n}: must be in 1..=256"))),
+        None => std::thread::available_parallelism().map_or(2, usize::from),
+    };
+    Ok(World::new(Arc::new(plan), WorldSettings { threads, ..WorldSettings::default() }))
+}
+
+/// A headless capture, or a failure that says how to get a device.
+pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
+    Capture::new(world, size).map_err(|e| Failure::Failed(format!("error: {e}")))
+}
+
+/// Writes a PNG, creating its folder.
+pub fn save(image: &image::RgbaImage, out: &std::path::Path) -> Result<(), Failure> {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", dir.display())))?;
+    }
+    image.save(out).map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", out.display())))
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let size = parse_size(&args.size)?;
+    if !(0.0..=600.0).contains(&args.timeout) {
+        return Err(Failure::Invalid(format!("error: --timeout {}: must be in 0..=600", args.timeout)));
+    }
+    if !(1.0..=240.0).contains(&args.fps) {
+        return Err(Failure::Invalid(format!("error: --fps {}: must be in 1..=240", args.fps)));
+    }
+    let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let path = args.path.as_deref().map(load_path).transpose()?;
+    let world = world(args.system.as_deref(), args.threads)?;
+    let mut capture = headless(world, size)?;
+    eprintln!("device: {}", capture.renderer.gpu().describe());
+    if let Some(path) = path {
+        return fly_path(&mut capture, &path, args);
+    }
+    let started = Instant::now();
+    let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
+        .map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    save(&shot.image, &args.out)?;
+    if shot.settled {
+        eprintln!("settled after {:.2} s of streaming", shot.stream_s);
+    } else {
+        eprintln!(
+            "warning: not settled after {:.0} s (timeout); captured what was ready (see --timeout)",
+            shot.stream_s
+        );
+    }
+    if args.stats {
+        let s = shot.stats;
+        println!(
+            "draws {}  triangles {}  regions resident {}  uploaded {:.1} MiB  total {:.2} s",
+            s.draws,
+            s.triangles,
+            s.resident_regions,
+            capture.renderer.uploaded_bytes() as f64 / f64::from(1 << 20),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    println!("{}", args.out.display());
+    Ok(())
+}
+
+fn load_path(name: &str) -> Result<CameraPath, Failure> {
+    if let Some(p) = CameraPath::builtin(name) {
+        return Ok(p);
+    }
+    let text = load::read(std::path::Path::new(name))?;
+    CameraPath::from_json(&text).map_err(|e| Failure::Invalid(format!("error: {name}: {e}")))
+}
+
+/// The system-space camera of a path at time `t`.
+pub fn path_camera(world: &World, path: &CameraPath, t: f64) -> Result<ViewCamera, Failure> {
+    let planet = world.planets.get(path.planet as usize).ok_or_else(|| {
+        Failure::Invalid(format!("error: path {}: planet {} is not in the system", path.name, path.planet))
+    })?;
+    let local = path.camera(&planet.terrain, t);
+    let position = planet.position + local.position;
+    Ok(ViewCamera::new(Pose::looking(position, local.forward, local.position.normalize())))
+}
+
+/// Flies `path`, drawing every frame; prints per-frame CPU times.
+fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(), Failure> {
+    let dt = 1.0 / args.fps;
+    let frames = (path.duration() / dt).ceil() as usize + 1;
+    let (w, h) = capture.target.size();
+    let aspect = f64::from(w) / f64::from(h);
+    let (mut engine_ms, mut render_ms, mut gpu_ms) = (Vec::new(), Vec::new(), Vec::new());
+    let uploaded_before = capture.renderer.uploaded_bytes();
+    let wall = Instant::now();
+    let mut last = None;
+    for frame in 0..frames {
+        let t = (frame as f64 * dt).min(path.duration());
+        let camera = path_camera(&capture.world, path, t)?;
+        let start = Instant::now();
+        capture.world.update(&camera.engine_camera(aspect));
+        let engine_done = Instant::now();
+        let options = RenderOptions { time: t, ..RenderOptions::default() };
+        capture.renderer.render(&capture.world, &camera, &capture.target.view, &capture.target.depth, &options);
+        let render_done = Instant::now();
+        // Wait for the frame, so frames do not queue up behind a slow device.
+        capture.renderer.wait_idle();
+        engine_ms.push((engine_done - start).as_secs_f64() * 1e3);
+        render_ms.push((render_done - engine_done).as_secs_f64() * 1e3);
+        gpu_ms.push(render_done.elapsed().as_secs_f64() * 1e3);
+        last = Some(camera);
+        if frame % (args.fps as usize).max(1) == 0 {
+            eprint!("\rframe {frame}/{frames}  t {t:.1} s");
+        }
+    }
+    eprintln!();
+    let wall_s = wall.elapsed().as_secs_f64();
+    if let Some(camera) = last {
+        let (image, _) = capture
+            .draw(&camera, &RenderOptions { time: path.duration(), ..RenderOptions::default() })
+            .map_err(|e| Failure::Failed(format!("error: {e}")))?;
+        save(&image, &args.out)?;
+    }
+    let uploaded = (capture.renderer.uploaded_bytes() - uploaded_before) as f64;
+    let p = |v: &mut Vec<f64>, q: f64| {
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * q).round() as usize]
+    };
+    println!("path {} ({frames} frames at {} fps simulated, {wall_s:.1} s wall)", path.name, args.fps);
+    println!("engine CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut engine_ms, 0.5), p(&mut engine_ms, 0.99));
+    println!("render CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut render_ms, 0.5), p(&mut render_ms, 0.99));
+    println!("device wait ms/frame  p50 {:7.3}  p99 {:7.3}", p(&mut gpu_ms, 0.5), p(&mut gpu_ms, 0.99));
+    println!(
+        "uploaded {:.1} MiB, {:.2} MiB per simulated second, {:.2} MiB per wall second",
+        uploaded / f64::from(1 << 20),
+        uploaded / f64::from(1 << 20) / path.duration(),
+        uploaded / f64::from(1 << 20) / wall_s
+    );
+    println!("{}", args.out.display());
+    Ok(())
+}

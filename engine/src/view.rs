@@ -127,6 +127,44 @@ impl ViewSpec {
     }
 }
 
+/// Latitude and longitude, degrees, of a planet-local direction (the inverse
+/// of `planet::terrain::lat_lon_direction`).
+#[must_use]
+pub fn lat_lon_of(d: DVec3) -> (f64, f64) {
+    let d = d.normalize_or(DVec3::X);
+    (libm::asin(d.y.clamp(-1.0, 1.0)).to_degrees(), libm::atan2(d.z, d.x).to_degrees())
+}
+
+/// A latitude and longitude on `planet`'s day side with dry land under it: the
+/// nearest such point to the spot under the sun, searched on a spiral (the
+/// spot itself when the planet has no land above its sea).
+#[must_use]
+pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
+    let p = &world.planets[planet as usize];
+    let noon = (-p.position).normalize_or(DVec3::Y);
+    let sea = p.terrain.recipe.sea;
+    let dry = |d: DVec3| {
+        let height = f64::from(p.terrain.surface_height_at(d.as_vec3()));
+        !sea.enabled || height > f64::from(sea.level_m) + 5.0
+    };
+    // A Fermat spiral over the cap within 70 degrees of noon.
+    let (east, north) = {
+        let e = DVec3::Y.cross(noon).normalize_or(DVec3::X);
+        (e, noon.cross(e))
+    };
+    for i in 0..2000 {
+        let t = f64::from(i) / 2000.0;
+        let angle = libm::sqrt(t) * 70f64.to_radians();
+        let around = f64::from(i) * 2.399_963;
+        let tangent = east * libm::cos(around) + north * libm::sin(around);
+        let d = (noon * libm::cos(angle) + tangent * libm::sin(angle)).normalize();
+        if dry(d) {
+            return lat_lon_of(d);
+        }
+    }
+    lat_lon_of(noon)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +178,24 @@ mod tests {
         assert!("alt=x".parse::<ViewSpec>().unwrap_err().contains("not a number"));
         assert!("speed=3".parse::<ViewSpec>().unwrap_err().contains("unknown key `speed`"));
         assert!("lat".parse::<ViewSpec>().unwrap_err().contains("not key=value"));
+    }
+
+    #[test]
+    fn lat_lon_round_trips_and_sunlit_land_is_dry_and_lit() {
+        for (lat, lon) in [(10.0, 20.0), (-45.0, -170.0), (80.0, 95.0)] {
+            let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32).as_dvec3();
+            let (a, b) = lat_lon_of(d);
+            assert!((a - lat).abs() < 1e-4 && (b - lon).abs() < 1e-4, "{a} {b}");
+        }
+        let world = crate::World::new(
+            std::sync::Arc::new(planet::PlannedSystem::default_system()),
+            crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
+        );
+        let (lat, lon) = sunlit_land(&world, 1);
+        let p = &world.planets[1];
+        let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32);
+        assert!(p.terrain.surface_height_at(d) > p.terrain.recipe.sea.level_m);
+        assert!(d.as_dvec3().dot(-p.position.normalize()) > 0.3, "not on the day side");
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod meshes;
 mod renderer;
 mod target;
 mod textures;
+mod window;
 
 pub use capture::{Capture, Shot, capture_view};
 pub use gpu::{Gpu, GpuError, instance, instance_for_display};
@@ -28,3 +29,4 @@ pub use meshes::FADE_S;
 pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, NEAR_M, RenderOptions, Renderer, ViewCamera};
 pub use target::{CAPTURE_FORMAT, Offscreen, read_texture};
 pub use textures::MaterialSet;
+pub use window::WindowSurface;

@@ -51,6 +51,10 @@ enum Command {
     Stream(commands::stream::Args),
     /// Render a view headless (streamed until settled) to a PNG; with --path, fly a path and report frame times.
     Capture(commands::capture::Args),
+    /// Fly through the system in a window: mouse look, WASD, Space/Q up and down, Shift faster, Esc to quit.
+    Fly(commands::fly::Args),
+    /// Capture every planet from orbit, from 1 km and from the ground into a folder (headless).
+    Tour(commands::tour::Args),
 }
 
 fn main() -> ExitCode {
@@ -76,7 +80,9 @@ fn main() -> ExitCode {
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Stream(args)) => commands::stream::run(&args),
         Some(Command::Capture(args)) => commands::capture::run(&args),
-        None => commands::system::run_default(),
+        Some(Command::Fly(args)) => commands::fly::run(&args),
+        Some(Command::Tour(args)) => commands::tour::run(&args),
+        None => commands::fly::run_default(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,6 +39,9 @@ struct VsOut {
     @location(3) @interpolate(flat) face_normal: vec3<f32>,
     @location(4) @interpolate(flat) materials: vec2<u32>,
     @location(5) blend: f32,
+    // The vertex's materials' mean colour, interpolated smoothly across the
+    // triangle (the material ids themselves cannot be).
+    @location(6) mean_albedo: vec3<f32>,
 };
 
 fn octahedral_decode(e: vec2<f32>) -> vec3<f32> {
@@ -61,7 +64,13 @@ fn vs_terrain(in: VsIn) -> VsOut {
     let base = u32(draw.texture_origin.w);
     out.materials = vec2<u32>(base + (in.packed & 0xffu), base + ((in.packed >> 8u) & 0xffu));
     out.blend = f32(in.packed >> 16u) / 65535.0;
+    out.mean_albedo = mix(mean_colour(out.materials.x), mean_colour(out.materials.y), out.blend);
     return out;
+}
+
+// A layer's mean colour: its last mip level.
+fn mean_colour(layer: u32) -> vec3<f32> {
+    return textureSampleLevel(material_textures, material_sampler, vec2<f32>(0.5), i32(layer), 8.0).rgb;
 }
 
 fn triplanar(layer: u32, p: vec3<f32>, w: vec3<f32>, scale: f32) -> vec4<f32> {
@@ -99,7 +108,13 @@ fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
     let top = max(ha, hb) - 0.25;
     let wa = max(ha - top, 0.0);
     let wb = max(hb - top, 0.0);
-    let albedo = (a.rgb * wa + b.rgb * wb) / max(wa + wb, 1e-4);
+    let detail = (a.rgb * wa + b.rgb * wb) / max(wa + wb, 1e-4);
+    // Materials are flat per triangle, so where neighbouring vertices carry
+    // different ones the texture would change along the triangle's edge. The
+    // colour comes from the smoothly interpolated means instead; the flat
+    // materials only add their detail (texel over mean).
+    let flat_mean = (mean_colour(in.materials.x) * wa + mean_colour(in.materials.y) * wb) / max(wa + wb, 1e-4);
+    let albedo = in.mean_albedo * detail / max(flat_mean, vec3<f32>(0.01));
     let emission = mix(materials[in.materials.x].params.z, materials[in.materials.y].params.z, wb / max(wa + wb, 1e-4));
 
     let up = normalize(in.relative - planet.centre.xyz);

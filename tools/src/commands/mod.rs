@@ -1,6 +1,7 @@
 //! One file per `planet` subcommand.
 
 pub mod capture;
+pub mod fly;
 pub mod map;
 pub mod mesh;
 pub mod region;
@@ -8,4 +9,5 @@ pub mod signature;
 pub mod slice;
 pub mod stream;
 pub mod system;
+pub mod tour;
 pub mod validate;

@@ -30,13 +30,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `planet` with no arguments: the default system and a pointer to the commands.
-pub fn run_default() -> Result<(), Failure> {
-    print!("{}", table(&load::system(None)?));
-    println!("\nThis is the default system. `planet --help` lists the commands.");
-    Ok(())
-}
-
 /// The system as a table a person reads.
 pub fn table(system: &PlannedSystem) -> String {
     let plan = &system.system;

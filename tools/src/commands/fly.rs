@@ -1,0 +1,456 @@
+//! `planet fly`: the flight client. A window (winit, X11) drawn by the render
+//! crate; mouse look, WASD with up and down, a speed that scales with the
+//! altitude (walking pace near the ground, kilometres a second in space), the
+//! camera kept above the ground, and the streamer following the camera from
+//! one planet to the next with no loading screen. The title bar reads fps,
+//! altitude, speed, the nearest planet and the regions ready and queued.
+//!
+//! `--script` replaces the keyboard and mouse with a timed input script (a
+//! built-in name or a JSON file) and `--seconds` quits after that long,
+//! writing `--screenshot`: how the client is tested under Xvfb.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use engine::{Pose, ViewSpec, World};
+use glam::DVec3;
+use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
+use serde::Deserialize;
+use winit::application::ApplicationHandler;
+use winit::event::{DeviceEvent, DeviceId, ElementState, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{CursorGrabMode, Window, WindowId};
+
+use super::capture::{parse_size, save, world};
+use crate::failure::Failure;
+
+/// Arguments of `planet fly`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// System recipe (JSON); the embedded default system when omitted.
+    #[arg(long, value_name = "FILE")]
+    system: Option<PathBuf>,
+    /// Where to start (see `planet capture --view`); default: on the ground of
+    /// planet 1, on its day side.
+    #[arg(long, value_name = "VIEW")]
+    view: Option<String>,
+    /// Window size, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1280x720")]
+    size: String,
+    /// Job threads, 1..=256 (default: one per core).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Drive the camera from an input script (built-in: takeoff) instead of the keyboard and mouse.
+    #[arg(long, value_name = "NAME|FILE")]
+    script: Option<String>,
+    /// Quit after this many seconds, 0.1..=86400.
+    #[arg(long, value_name = "S")]
+    seconds: Option<f64>,
+    /// On quitting, write the window's last frame to this PNG.
+    #[arg(long, value_name = "FILE")]
+    screenshot: Option<PathBuf>,
+}
+
+/// One step of an input script: these keys held (and this look rate) until `until`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptStep {
+    /// Seconds since the start at which the step ends.
+    pub until: f64,
+    /// Keys held: w a s d up down boost.
+    #[serde(default)]
+    pub keys: Vec<String>,
+    /// Turn rate, degrees per second: right, up.
+    #[serde(default)]
+    pub look: [f64; 2],
+}
+
+/// The built-in script: look around on the ground, climb away and turn.
+const TAKEOFF: &str = r#"[
+  {"until": 1.0, "look": [20, 0]},
+  {"until": 2.5, "keys": ["w", "up"], "look": [0, 10]},
+  {"until": 4.0, "keys": ["w", "up", "boost"], "look": [-15, -10]},
+  {"until": 1e9, "keys": ["w"]}
+]"#;
+
+fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
+    let text = if name == "takeoff" { TAKEOFF.to_string() } else { crate::load::read(std::path::Path::new(name))? };
+    let steps: Vec<ScriptStep> =
+        serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("error: script {name}: {e}")))?;
+    let known = ["w", "a", "s", "d", "up", "down", "boost"];
+    for (i, step) in steps.iter().enumerate() {
+        if let Some(k) = step.keys.iter().find(|k| !known.contains(&k.as_str())) {
+            return Err(Failure::Invalid(format!(
+                "error: script {name}: [{i}].keys: unknown key `{k}` (keys: {})",
+                known.join(", ")
+            )));
+        }
+        if !step.until.is_finite() || (i > 0 && step.until <= steps[i - 1].until) {
+            return Err(Failure::Invalid(format!("error: script {name}: [{i}].until must increase")));
+        }
+    }
+    if steps.is_empty() {
+        return Err(Failure::Invalid(format!("error: script {name}: needs at least one step")));
+    }
+    Ok(steps)
+}
+
+/// What `planet` with no arguments (and `cargo run --release`) does: fly
+/// when there is a display, else say so and run `planet tour`.
+pub fn run_default() -> Result<(), Failure> {
+    let display = ["DISPLAY", "WAYLAND_DISPLAY"].iter().any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()));
+    if display {
+        let args = Args {
+            system: None,
+            view: None,
+            size: "1280x720".into(),
+            threads: None,
+            script: None,
+            seconds: None,
+            screenshot: None,
+        };
+        return run(&args);
+    }
+    eprintln!("No display (neither DISPLAY nor WAYLAND_DISPLAY is set): running headless.");
+    eprintln!(
+        "`planet tour` captures every planet of the default system into planet-tour/ (`planet --help` lists the rest)."
+    );
+    super::tour::run(&super::tour::Args::default())
+}
+
+/// Runs the client.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let size = parse_size(&args.size)?;
+    if let Some(s) = args.seconds.filter(|s| !(0.1..=86_400.0).contains(s)) {
+        return Err(Failure::Invalid(format!("error: --seconds {s}: must be in 0.1..=86400")));
+    }
+    let script = args.script.as_deref().map(load_script).transpose()?;
+    let view: Option<ViewSpec> =
+        args.view.as_deref().map(str::parse).transpose().map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let world = world(args.system.as_deref(), args.threads)?;
+    let view = match view {
+        Some(v) => v,
+        None => {
+            let (lat, lon) = engine::sunlit_land(&world, 1.min(world.planets.len() as u32 - 1));
+            ViewSpec { planet: 1.min(world.planets.len() as u32 - 1), lat, lon, alt: 2.0, ..ViewSpec::default() }
+        }
+    };
+    let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let event_loop = EventLoop::new().map_err(|e| {
+        Failure::Failed(format!("error: cannot open a window ({e}); with no display use `planet tour`"))
+    })?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let mut app = Client {
+        world,
+        pose,
+        size,
+        script,
+        seconds: args.seconds,
+        screenshot: args.screenshot.clone(),
+        window: None,
+        error: None,
+        held: BTreeSet::new(),
+        look: (0.0, 0.0),
+        grabbed: false,
+        started: Instant::now(),
+        last_frame: Instant::now(),
+        title_at: Instant::now(),
+        frames: 0,
+        fps: 0.0,
+        speed: 0.0,
+    };
+    event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
+    eprintln!("{}", app.title(app.fps));
+    match app.error {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+struct WindowState {
+    window: Arc<Window>,
+    surface: render::WindowSurface,
+    renderer: Renderer,
+    depth: DepthTarget,
+}
+
+struct Client {
+    world: World,
+    pose: Pose,
+    size: (u32, u32),
+    script: Option<Vec<ScriptStep>>,
+    seconds: Option<f64>,
+    screenshot: Option<PathBuf>,
+    window: Option<WindowState>,
+    error: Option<Failure>,
+    held: BTreeSet<&'static str>,
+    look: (f64, f64),
+    grabbed: bool,
+    started: Instant,
+    last_frame: Instant,
+    title_at: Instant,
+    frames: u32,
+    fps: f64,
+    speed: f64,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("pose", &self.pose).finish_non_exhaustive()
+    }
+}
+
+fn key_name(code: KeyCode) -> Option<&'static str> {
+    Some(match code {
+        KeyCode::KeyW | KeyCode::ArrowUp => "w",
+        KeyCode::KeyA | KeyCode::ArrowLeft => "a",
+        KeyCode::KeyS | KeyCode::ArrowDown => "s",
+        KeyCode::KeyD | KeyCode::ArrowRight => "d",
+        KeyCode::Space | KeyCode::KeyE => "up",
+        KeyCode::KeyQ | KeyCode::KeyC | KeyCode::ControlLeft => "down",
+        KeyCode::ShiftLeft | KeyCode::ShiftRight => "boost",
+        _ => return None,
+    })
+}
+
+impl Client {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, failure: Failure) {
+        self.error = Some(failure);
+        event_loop.exit();
+    }
+
+    /// Moves the camera by one frame of input.
+    fn step(&mut self, dt: f64, elapsed: f64) {
+        let (held, look): (BTreeSet<&str>, (f64, f64)) = match &self.script {
+            Some(steps) => {
+                let step = steps.iter().find(|s| elapsed < s.until).unwrap_or(&steps[steps.len() - 1]);
+                let keys = step.keys.iter().filter_map(|k| key_str(k)).collect();
+                (keys, (step.look[0] * dt, step.look[1] * dt))
+            }
+            None => (self.held.clone(), std::mem::take(&mut self.look)),
+        };
+        let (planet, _) = self.world.nearest(self.pose.position);
+        let up = (self.pose.position - planet.position).normalize();
+        // Look: yaw about the local up, pitch about the right axis, kept short
+        // of straight up or down; the horizon stays level.
+        let (yaw, pitch) = (look.0.to_radians(), look.1.to_radians());
+        let mut forward = rotate(self.pose.forward, up, -yaw);
+        let right = forward.cross(up).normalize_or(DVec3::X);
+        let pitched = rotate(forward, right, pitch);
+        if pitched.dot(up).abs() < 0.995 {
+            forward = pitched;
+        }
+        // Speed: walking pace on the ground, growing with altitude.
+        let altitude = self.world.altitude(self.pose.position).max(0.0);
+        let boost = if held.contains("boost") { 5.0 } else { 1.0 };
+        self.speed = (2.0 + altitude * 1.5).min(20_000.0) * boost;
+        let right = forward.cross(up).normalize_or(DVec3::X);
+        let mut motion = DVec3::ZERO;
+        for (key, dir) in [("w", forward), ("s", -forward), ("d", right), ("a", -right), ("up", up), ("down", -up)] {
+            if held.contains(key) {
+                motion += dir;
+            }
+        }
+        let mut position = self.pose.position + motion.normalize_or_zero() * self.speed * dt;
+        // Never below the ground: at least eye height over it (or over the sea).
+        let (planet, distance) = self.world.nearest(position);
+        let floor = planet.radius + self.world.ground_height(planet, position) + 1.7;
+        if distance < floor {
+            position = planet.position + (position - planet.position).normalize() * floor;
+        }
+        let up = (position - self.world.nearest(position).0.position).normalize();
+        self.pose = Pose::looking(position, forward, up);
+    }
+
+    fn title(&self, fps: f64) -> String {
+        let (planet, _) = self.world.nearest(self.pose.position);
+        let name = &self.world.system.planets[planet.index as usize].name;
+        let altitude = self.world.altitude(self.pose.position);
+        let (ready, queued) =
+            self.world.attached().map_or((0, 0), |a| (a.report.ready, a.report.wanted - a.report.ready));
+        format!(
+            "planet: {fps:.0} fps | alt {} | {} | near {name} | regions {ready} ready, {queued} queued",
+            metres(altitude),
+            speed(self.speed)
+        )
+    }
+}
+
+fn key_str(k: &str) -> Option<&'static str> {
+    ["w", "a", "s", "d", "up", "down", "boost"].into_iter().find(|&n| n == k)
+}
+
+fn metres(m: f64) -> String {
+    if m.abs() >= 10_000.0 { format!("{:.1} km", m / 1000.0) } else { format!("{m:.0} m") }
+}
+
+fn speed(v: f64) -> String {
+    if v >= 1000.0 { format!("{:.1} km/s", v / 1000.0) } else { format!("{v:.1} m/s") }
+}
+
+/// `v` turned by `angle` radians about the unit axis `axis` (Rodrigues).
+fn rotate(v: DVec3, axis: DVec3, angle: f64) -> DVec3 {
+    let (s, c) = (libm::sin(angle), libm::cos(angle));
+    (v * c + axis.cross(v) * s + axis * axis.dot(v) * (1.0 - c)).normalize()
+}
+
+impl ApplicationHandler for Client {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        let attributes = Window::default_attributes()
+            .with_title("planet")
+            .with_inner_size(winit::dpi::PhysicalSize::new(self.size.0, self.size.1));
+        let window = match event_loop.create_window(attributes) {
+            Ok(w) => Arc::new(w),
+            Err(e) => return self.fail(event_loop, Failure::Failed(format!("error: cannot open a window: {e}"))),
+        };
+        let instance = render::instance_for_display(event_loop.owned_display_handle());
+        let surface = match render::WindowSurface::new(instance, Arc::clone(&window), self.size) {
+            Ok(s) => s,
+            Err(e) => return self.fail(event_loop, Failure::Failed(format!("error: {e}"))),
+        };
+        let gpu: Arc<Gpu> = Arc::clone(surface.gpu());
+        eprintln!("device: {}", gpu.describe());
+        let renderer = Renderer::new(Arc::clone(&gpu), surface.format(), &self.world);
+        let depth = DepthTarget::new(&gpu.device, surface.size());
+        self.window = Some(WindowState { window, surface, renderer, depth });
+        self.started = Instant::now();
+        self.last_frame = Instant::now();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                if let Some(w) = &mut self.window {
+                    w.surface.resize((size.width, size.height));
+                    w.depth = DepthTarget::new(&w.renderer.gpu().device, w.surface.size());
+                }
+            }
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    if code == KeyCode::Escape && event.state == ElementState::Pressed {
+                        if self.grabbed {
+                            self.release_cursor();
+                        } else {
+                            event_loop.exit();
+                        }
+                    }
+                    if let Some(name) = key_name(code) {
+                        if event.state == ElementState::Pressed {
+                            self.held.insert(name);
+                        } else {
+                            self.held.remove(name);
+                        }
+                    }
+                }
+            }
+            WindowEvent::MouseInput { state: ElementState::Pressed, button: MouseButton::Left, .. } => {
+                self.grab_cursor();
+            }
+            WindowEvent::Focused(false) => {
+                self.held.clear();
+                self.release_cursor();
+            }
+            WindowEvent::RedrawRequested => self.frame(event_loop),
+            _ => {}
+        }
+    }
+
+    fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
+        if let DeviceEvent::MouseMotion { delta } = event
+            && self.grabbed
+        {
+            // Degrees per count of mouse motion.
+            self.look.0 += delta.0 * 0.15;
+            self.look.1 -= delta.1 * 0.15;
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(w) = &self.window {
+            w.window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        let (Some(path), Some(w)) = (self.screenshot.clone(), &mut self.window) else { return };
+        match w.surface.last_frame() {
+            Some(image) => {
+                if let Err(e) = save(&image, &path) {
+                    self.error = Some(e);
+                } else {
+                    println!("{}", path.display());
+                }
+            }
+            None => self.error = Some(Failure::Failed("error: no frame was drawn to take a screenshot of".into())),
+        }
+    }
+}
+
+impl Client {
+    fn grab_cursor(&mut self) {
+        if let Some(w) = &self.window {
+            let grabbed = w
+                .window
+                .set_cursor_grab(CursorGrabMode::Locked)
+                .or_else(|_| w.window.set_cursor_grab(CursorGrabMode::Confined))
+                .is_ok();
+            w.window.set_cursor_visible(!grabbed);
+            self.grabbed = grabbed;
+        }
+    }
+
+    fn release_cursor(&mut self) {
+        if let Some(w) = &self.window {
+            let _ = w.window.set_cursor_grab(CursorGrabMode::None);
+            w.window.set_cursor_visible(true);
+        }
+        self.grabbed = false;
+    }
+
+    fn frame(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        let dt = (now - self.last_frame).as_secs_f64().min(0.25);
+        self.last_frame = now;
+        let elapsed = (now - self.started).as_secs_f64();
+        self.step(dt, elapsed);
+        let Some(w) = &self.window else { return };
+        let (width, height) = w.surface.size();
+        let camera = ViewCamera::new(self.pose);
+        self.world.update(&camera.engine_camera(f64::from(width) / f64::from(height.max(1))));
+        let capture = self.screenshot.is_some();
+        let Some(w) = &mut self.window else { return };
+        let result = w.surface.draw(capture, |view| {
+            w.renderer.render(
+                &self.world,
+                &camera,
+                view,
+                &w.depth,
+                &RenderOptions { time: elapsed, ..RenderOptions::default() },
+            )
+        });
+        if let Err(e) = result {
+            return self.fail(event_loop, Failure::Failed(format!("error: {e}")));
+        }
+        self.frames += 1;
+        let since = (now - self.title_at).as_secs_f64();
+        if since >= 0.5 {
+            self.fps = f64::from(self.frames) / since;
+            let title = self.title(self.fps);
+            if let Some(w) = &self.window {
+                w.window.set_title(&title);
+            }
+            self.frames = 0;
+            self.title_at = now;
+        }
+        if self.seconds.is_some_and(|s| elapsed >= s) {
+            event_loop.exit();
+        }
+    }
+}

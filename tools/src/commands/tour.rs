@@ -1,0 +1,82 @@
+//! `planet tour`: captures of every planet of a system, headless: from orbit,
+//! from a kilometre up and from the ground, each on the planet's day side over
+//! dry land where it has any, plus one from a planet's surface toward its
+//! neighbour. What `cargo run --release` does when there is no display.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use engine::{ViewSpec, sunlit_land};
+use render::capture_view;
+
+use super::capture::{headless, parse_size, save, world};
+use crate::failure::Failure;
+
+/// Arguments of `planet tour`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// System recipe (JSON); the embedded default system when omitted.
+    #[arg(long, value_name = "FILE")]
+    pub system: Option<PathBuf>,
+    /// Folder for the PNGs.
+    #[arg(long, value_name = "DIR", default_value = "planet-tour")]
+    pub out: PathBuf,
+    /// Image size, WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "1280x720")]
+    pub size: String,
+    /// Seconds each view may take to settle, 0..=600.
+    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    pub timeout: f64,
+}
+
+impl Default for Args {
+    fn default() -> Self {
+        Self { system: None, out: PathBuf::from("planet-tour"), size: "1280x720".into(), timeout: 60.0 }
+    }
+}
+
+/// Runs the tour, printing each PNG's path.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    let size = parse_size(&args.size)?;
+    if !(0.0..=600.0).contains(&args.timeout) {
+        return Err(Failure::Invalid(format!("error: --timeout {}: must be in 0..=600", args.timeout)));
+    }
+    let world = world(args.system.as_deref(), None)?;
+    let count = world.planets.len() as u32;
+    // The views first (they need the world), then the device takes it.
+    let mut views = Vec::new();
+    for p in &world.planets {
+        let (lat, lon) = sunlit_land(&world, p.index);
+        let name = world.system.planets[p.index as usize].name.to_lowercase();
+        let at = |alt: f64, heading: f64, pitch: f64| ViewSpec {
+            planet: p.index,
+            lat,
+            lon,
+            alt,
+            heading,
+            pitch,
+            look: None,
+        };
+        views.push((format!("{}-{name}-orbit.png", p.index), at(p.radius * 2.2, 0.0, -90.0)));
+        views.push((format!("{}-{name}-1km.png", p.index), at(1000.0, 30.0, -25.0)));
+        views.push((format!("{}-{name}-ground.png", p.index), at(2.0, 120.0, -4.0)));
+    }
+    if count > 1 {
+        let (lat, lon) = sunlit_land(&world, 1 % count);
+        // Above the air, where the neighbour stands out against black sky.
+        let alt = world.planets[(1 % count) as usize].radius * 0.5;
+        let look = ViewSpec { planet: 1 % count, lat, lon, alt, look: Some((1 + 1) % count), ..ViewSpec::default() };
+        views.push((format!("{}-toward-{}.png", 1 % count, (1 + 1) % count), look));
+    }
+    let mut capture = headless(world, size)?;
+    eprintln!("device: {}", capture.renderer.gpu().describe());
+    for (file, view) in views {
+        let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
+            .map_err(|e| Failure::Failed(format!("error: {file}: {e}")))?;
+        let path = args.out.join(&file);
+        save(&shot.image, &path)?;
+        let note = if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };
+        println!("{}{note}", path.display());
+    }
+    Ok(())
+}

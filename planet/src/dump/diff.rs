@@ -1,0 +1,125 @@
+//! The first difference between two outputs of a stage, named down to the
+//! element and field: `recipe.caves.worm_threshold` in a plan,
+//! `voxels[12, 30, 7].density` in a grid, `terrain.vertices[88].local.z` in a mesh.
+
+use serde_json::Value;
+
+use super::StageOutput;
+use super::binary::{Section, element_bytes, layout, sections};
+use crate::geometry::WINDOW;
+
+/// Where `dumped` and `replayed` first differ, or `None` when they are equal
+/// (bit for bit: floats compare by their bits, so NaN equals NaN and -0 differs from 0).
+#[must_use]
+pub fn first_difference(dumped: &StageOutput, replayed: &StageOutput) -> Option<String> {
+    if dumped.stage() != replayed.stage() {
+        return Some(format!("dumped a {}, replayed a {}", dumped.stage(), replayed.stage()));
+    }
+    match (dumped, replayed) {
+        (StageOutput::SystemPlan(a), StageOutput::SystemPlan(b)) => json_difference(a, b),
+        (StageOutput::PlanetPlan(a), StageOutput::PlanetPlan(b)) => json_difference(a, b),
+        _ => binary_difference(dumped, replayed),
+    }
+}
+
+fn json_difference(a: &impl serde::Serialize, b: &impl serde::Serialize) -> Option<String> {
+    let a = serde_json::to_value(a).expect("plans always serialize");
+    let b = serde_json::to_value(b).expect("plans always serialize");
+    value_difference("", &a, &b)
+}
+
+fn join(path: &str, child: &str) -> String {
+    if path.is_empty() { child.to_owned() } else { format!("{path}.{child}") }
+}
+
+fn value_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            // Fields in the order the dumped file has them, then any only the replay has.
+            for (k, va) in x {
+                match y.get(k) {
+                    Some(vb) => {
+                        if let Some(d) = value_difference(&join(path, k), va, vb) {
+                            return Some(d);
+                        }
+                    }
+                    None => return Some(format!("{}: dumped {va}, replayed has no such field", join(path, k))),
+                }
+            }
+            y.iter()
+                .find(|(k, _)| !x.contains_key(*k))
+                .map(|(k, vb)| format!("{}: not in the dump, replayed {vb}", join(path, k)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                if let Some(d) = value_difference(&format!("{path}[{i}]"), va, vb) {
+                    return Some(d);
+                }
+            }
+            (x.len() != y.len()).then(|| format!("{path}: dumped {} elements, replayed {}", x.len(), y.len()))
+        }
+        _ if a == b => None,
+        _ => Some(format!("{}: dumped {a}, replayed {b}", if path.is_empty() { "(whole file)" } else { path })),
+    }
+}
+
+/// An element's name in messages: grids by window sample, the rest by index.
+fn element_name(section: &str, i: usize) -> String {
+    match section {
+        "columns" => format!("columns[{}, {}]", i % WINDOW, i / WINDOW),
+        "voxels" => {
+            // z fastest, then x, then y.
+            let (c, rest) = (i % WINDOW, i / WINDOW);
+            format!("voxels[{}, {}, {c}]", rest % WINDOW, rest / WINDOW)
+        }
+        _ => format!("{section}[{i}]"),
+    }
+}
+
+fn binary_difference(dumped: &StageOutput, replayed: &StageOutput) -> Option<String> {
+    if dumped.key() != replayed.key() {
+        let show = |o: &StageOutput| o.key().map(|k| k.to_string()).unwrap_or_default();
+        return Some(format!("key: dumped {}, replayed {}", show(dumped), show(replayed)));
+    }
+    let (a, b) = (sections(dumped), sections(replayed));
+    a.iter().zip(&b).find_map(|(x, y)| section_difference(x, y))
+}
+
+fn section_difference(a: &Section, b: &Section) -> Option<String> {
+    if a.fields != b.fields {
+        return Some(format!("{}: dumped as {:?}, replayed as {:?}", a.name, layout(a.fields), layout(b.fields)));
+    }
+    let size = element_bytes(a.fields);
+    let counts =
+        (a.count() != b.count()).then(|| format!("{}: dumped {} elements, replayed {}", a.name, a.count(), b.count()));
+    let common = a.bytes.len().min(b.bytes.len());
+    let Some(byte) = (0..common).find(|&i| a.bytes[i] != b.bytes[i]) else {
+        return counts;
+    };
+    let element = byte / size;
+    let mut offset = element * size;
+    let mut field_at = None;
+    for f in a.fields {
+        let end = offset + f.kind.size();
+        if byte < end {
+            field_at = Some((f, offset, end));
+            break;
+        }
+        offset = end;
+    }
+    let (f, start, end) = field_at.expect("a byte inside an element lies in one of its fields");
+    let name = element_name(&a.name, element);
+    let shown = format!(
+        "{name}.{}: dumped {}, replayed {}",
+        f.name,
+        f.kind.show(&a.bytes[start..end]),
+        f.kind.show(&b.bytes[start..end])
+    );
+    let total = (0..a.count().min(b.count()))
+        .filter(|&e| a.bytes[e * size..(e + 1) * size] != b.bytes[e * size..(e + 1) * size])
+        .count();
+    Some(match counts {
+        Some(c) => format!("{shown} ({total} elements differ; {c})"),
+        None => format!("{shown} ({total} of {} elements differ)", a.count()),
+    })
+}

@@ -49,6 +49,12 @@ enum Command {
     Mesh(commands::mesh::Args),
     /// Stream a planet around a camera on a scripted path, headless; print a summary against the targets.
     Stream(commands::stream::Args),
+    /// Dump every generator stage's output for one region into a folder, with a manifest.
+    Dump(commands::dump::Args),
+    /// Re-run a dump's stages and compare each with the dumped output; exit 1 on any mismatch.
+    Replay(commands::replay::Args),
+    /// Summarise a dump folder or stage file; voxel grids as PNG slices, meshes as OBJ.
+    Inspect(commands::inspect::Args),
     /// Render a view headless (streamed until settled) to a PNG; with --path, fly a path and report frame times.
     Capture(commands::capture::Args),
     /// Fly through the system in a window: mouse look, WASD, Space/Q up and down, Shift faster, Esc to quit.
@@ -79,6 +85,9 @@ fn main() -> ExitCode {
         Some(Command::Map(args)) => commands::map::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Stream(args)) => commands::stream::run(&args),
+        Some(Command::Dump(args)) => commands::dump::run(&args),
+        Some(Command::Replay(args)) => commands::replay::run(&args),
+        Some(Command::Inspect(args)) => commands::inspect::run(&args),
         Some(Command::Capture(args)) => commands::capture::run(&args),
         Some(Command::Fly(args)) => commands::fly::run(&args),
         Some(Command::Tour(args)) => commands::tour::run(&args),

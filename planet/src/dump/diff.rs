@@ -59,8 +59,28 @@ fn value_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
             (x.len() != y.len()).then(|| format!("{path}: dumped {} elements, replayed {}", x.len(), y.len()))
         }
         _ if a == b => None,
-        _ => Some(format!("{}: dumped {a}, replayed {b}", if path.is_empty() { "(whole file)" } else { path })),
+        _ => Some(format!(
+            "{}: dumped {}, replayed {}",
+            if path.is_empty() { "(whole file)" } else { path },
+            show(a),
+            show(b)
+        )),
     }
+}
+
+/// A JSON value for messages; an f32 widened to f64 is shown as the f32 it was (`0.2`, not `0.20000000298023224`).
+fn show(v: &Value) -> String {
+    if let Value::Number(n) = v
+        && !n.is_i64()
+        && !n.is_u64()
+        && let Some(x) = n.as_f64()
+    {
+        let narrow = x as f32;
+        if f64::from(narrow) == x {
+            return format!("{narrow:?}");
+        }
+    }
+    v.to_string()
 }
 
 /// An element's name in messages: grids by window sample, the rest by index.

@@ -104,7 +104,7 @@ fn neighbourhood(terrain: &Terrain, key: RegionKey) -> Vec<RegionKey> {
 }
 
 /// Every triangle of the export, positions relative to one origin.
-struct Scene {
+pub struct Scene {
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
     colors: Vec<[f32; 3]>,
@@ -113,7 +113,8 @@ struct Scene {
 }
 
 impl Scene {
-    fn collect(terrain: &Terrain, meshes: &[SphereMesh], origin: DVec3, overlap: bool) -> Self {
+    /// The meshes' triangles, positions relative to `origin`.
+    pub fn collect(terrain: &Terrain, meshes: &[SphereMesh], origin: DVec3, overlap: bool) -> Self {
         let mut s = Self { positions: Vec::new(), normals: Vec::new(), colors: Vec::new(), triangles: Vec::new() };
         for (r, mesh) in meshes.iter().enumerate() {
             let shift = (mesh.origin - origin).as_vec3();
@@ -150,7 +151,8 @@ impl Scene {
         }
     }
 
-    fn obj(&self, keys: &[RegionKey]) -> Vec<u8> {
+    /// Wavefront OBJ, a group per region (`keys`, in the order of the meshes) and part.
+    pub fn obj(&self, keys: &[RegionKey]) -> Vec<u8> {
         let mut out = String::new();
         let _ = writeln!(
             out,

@@ -1,10 +1,13 @@
 //! One file per `planet` subcommand.
 
 pub mod capture;
+pub mod dump;
 pub mod fly;
+pub mod inspect;
 pub mod map;
 pub mod mesh;
 pub mod region;
+pub mod replay;
 pub mod signature;
 pub mod slice;
 pub mod stream;

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
+use planet::terrain::{ColumnField, Terrain, VoxelGrid};
 
 use crate::failure::Failure;
 use crate::pick::{self, PlanetArgs};
@@ -54,22 +55,39 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let key = args.key.key(&terrain)?;
     let columns = terrain.columns(key);
     let grid = terrain.voxels(&columns);
+    let (size, rgb) = render(&terrain, &columns, &grid, args.axis, args.index, args.scale);
+    pick::write_png(&args.out, size, size, rgb)?;
+    println!("{}", args.out.display());
+    Ok(())
+}
+
+/// A slice of `grid` across `axis` at sample `index` (0..=35), `scale` pixels
+/// a sample: the side of the square image and its RGB bytes.
+pub fn render(
+    terrain: &Terrain,
+    columns: &ColumnField,
+    grid: &VoxelGrid,
+    axis: Axis,
+    index: usize,
+    scale: u32,
+) -> (u32, Vec<u8>) {
+    let key = grid.key;
     let r = &terrain.recipe;
     let layer_m = terrain.grid.layer_m(key.lod);
     let first_layer = key.z as i32 * 32 - 2;
     let sea = r.sea.enabled.then_some(r.sea.level_m);
 
     let side = 36usize;
-    let s = args.scale as usize;
+    let s = scale as usize;
     let size = side * s;
     let mut rgb = vec![0u8; size * size * 3];
     for py in 0..side {
         for px in 0..side {
             // (a, b, c) of the sample at image cell (px, py); vertical slices put z up.
-            let (a, b, c) = match args.axis {
-                Axis::X => (args.index, px, side - 1 - py),
-                Axis::Y => (px, args.index, side - 1 - py),
-                Axis::Z => (px, py, args.index),
+            let (a, b, c) = match axis {
+                Axis::X => (index, px, side - 1 - py),
+                Axis::Y => (px, index, side - 1 - py),
+                Axis::Z => (px, py, index),
             };
             let v = grid.at(a, b, c);
             let col = columns.at(a, b);
@@ -106,7 +124,5 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             }
         }
     }
-    pick::write_png(&args.out, size as u32, size as u32, rgb)?;
-    println!("{}", args.out.display());
-    Ok(())
+    (size as u32, rgb)
 }

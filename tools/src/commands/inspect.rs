@@ -1,0 +1,441 @@
+//! `planet inspect PATH [--out DIR]`: a readable summary of a dump folder or
+//! of one stage file, with voxel grids written as PNG slices (`planet
+//! slice`'s renderer) and meshes as OBJ (`planet mesh`'s exporter).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use planet::dump::{MANIFEST_FILE, Stage, StageOutput};
+use planet::mesh::spherify;
+use planet::terrain::{ColumnField, Terrain, VoxelGrid};
+use planet::{GENERATOR_VERSION, PlanetPlan};
+
+use super::dump::read_dump;
+use super::mesh::Scene;
+use super::slice::{self, Axis};
+use crate::failure::Failure;
+use crate::pick;
+
+/// Arguments of `planet inspect`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A dump folder, or one stage file in it (`voxels.bin`, `planet_plan.json`, ...).
+    path: PathBuf,
+    /// Where to write the PNG slices and OBJ meshes; `inspect/` inside the dump folder when omitted.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Sample index of the slices, 0..=35 (2..=33 are the region's own cells).
+    #[arg(long, default_value_t = 18)]
+    index: usize,
+    /// Pixels per sample of the slices (1..=64).
+    #[arg(long, default_value_t = 8)]
+    scale: u32,
+}
+
+/// Prints the summary and writes the exports.
+pub fn run(args: &Args) -> Result<(), Failure> {
+    if args.index > 35 {
+        return Err(Failure::Invalid(format!("error: --index {}: must be in 0..=35", args.index)));
+    }
+    if !(1..=64).contains(&args.scale) {
+        return Err(Failure::Invalid(format!("error: --scale {}: must be in 1..=64", args.scale)));
+    }
+    let is_dir = args.path.is_dir();
+    let folder = if is_dir { args.path.clone() } else { args.path.parent().unwrap_or(Path::new(".")).to_owned() };
+    let out_dir = args.out.clone().unwrap_or_else(|| folder.join("inspect"));
+    let mut text = String::new();
+    let mut exports = Exports { dir: out_dir, index: args.index, scale: args.scale, written: Vec::new() };
+    if is_dir {
+        inspect_dump(&args.path, &mut text, &mut exports)?;
+    } else {
+        inspect_file(&args.path, &mut text, &mut exports)?;
+    }
+    print!("{text}");
+    for path in &exports.written {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Where exports go, and what was written.
+struct Exports {
+    dir: PathBuf,
+    index: usize,
+    scale: u32,
+    written: Vec<PathBuf>,
+}
+
+impl Exports {
+    fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", self.dir.display())))?;
+        let path = self.dir.join(name);
+        std::fs::write(&path, bytes)
+            .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))?;
+        self.written.push(path);
+        Ok(())
+    }
+
+    fn slices(
+        &mut self,
+        prefix: &str,
+        terrain: &Terrain,
+        columns: &ColumnField,
+        grid: &VoxelGrid,
+    ) -> Result<(), Failure> {
+        for (axis, name) in [(Axis::X, "x"), (Axis::Y, "y"), (Axis::Z, "z")] {
+            let (size, rgb) = slice::render(terrain, columns, grid, axis, self.index, self.scale);
+            let path = self.dir.join(format!("{prefix}-{name}{}.png", self.index));
+            pick::write_png(&path, size, size, rgb)?;
+            self.written.push(path);
+        }
+        Ok(())
+    }
+
+    fn obj(&mut self, name: &str, terrain: &Terrain, mesh: &planet::mesh::SphereMesh) -> Result<(), Failure> {
+        let scene = Scene::collect(terrain, std::slice::from_ref(mesh), mesh.origin, false);
+        self.write(name, &scene.obj(&[mesh.key]))
+    }
+}
+
+/// A dump folder: the manifest, then every file's state and summary.
+fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<(), Failure> {
+    let raw = read_dump(dir)?;
+    let m = &raw.manifest;
+    let _ = writeln!(text, "dump {}", dir.display());
+    let version = if m.generator_version == GENERATOR_VERSION {
+        "this build's".to_owned()
+    } else {
+        format!("this build is {GENERATOR_VERSION}: replay needs --allow-version-mismatch")
+    };
+    let _ = writeln!(text, "  GENERATOR_VERSION {} ({version}), dump format {}", m.generator_version, m.format);
+    let _ = writeln!(
+        text,
+        "  signature {}, planet {} (plan signature {}), region {}",
+        m.signature, m.planet, m.planet_signature, m.key
+    );
+    if let Some(r) = &m.replayed_from {
+        let _ = writeln!(text, "  replayed from {} (from: {})", r.dump, r.from);
+    }
+    let state = |as_recorded: bool, json: bool| match (as_recorded, json) {
+        (true, _) => "as dumped",
+        (false, true) => "EDITED (hash differs from the manifest)",
+        (false, false) => "CHANGED (hash differs from the manifest)",
+    };
+    let _ = writeln!(
+        text,
+        "\n{} ({}, {} bytes): {}",
+        m.recipe.file,
+        "system recipe",
+        m.recipe.size,
+        match &raw.recipe.0 {
+            Err(e) => e.clone(),
+            Ok(_) => state(raw.recipe_as_recorded, true).to_owned(),
+        }
+    );
+    if let Some(Err(e)) = &raw.recipe.1 {
+        for l in e.lines() {
+            let _ = writeln!(text, "  invalid: {l}");
+        }
+    }
+    let mut plan: Option<PlanetPlan> = None;
+    let mut columns: Option<ColumnField> = None;
+    for (f, entry) in raw.files.iter().zip(&m.stages) {
+        let stage = entry.stage;
+        let status = match &f.bytes {
+            Err(e) => e.clone(),
+            Ok(_) => state(f.as_recorded, stage.is_json()).to_owned(),
+        };
+        let _ = writeln!(
+            text,
+            "\n{} ({}, {} bytes, {:.3} ms when dumped): {status}",
+            stage.file(),
+            stage.type_name(),
+            entry.file.size,
+            entry.time_ms
+        );
+        match &f.output {
+            None => {}
+            Some(Err(e)) => {
+                for l in e.lines() {
+                    let _ = writeln!(text, "  unusable: {l}");
+                }
+            }
+            Some(Ok(out)) => {
+                let terrain = plan.as_ref().map(Terrain::new);
+                summary(out, terrain.as_ref(), text);
+                if let StageOutput::PlanetPlan(p) = out {
+                    let errors = p.validate_at("recipe");
+                    for e in &errors {
+                        let _ = writeln!(text, "  invalid: {e}");
+                    }
+                    if errors.is_empty() {
+                        plan = Some(p.clone());
+                    }
+                }
+                export(out, terrain.as_ref(), columns.as_ref(), exports, text)?;
+                if let StageOutput::Columns(c) = out {
+                    columns = Some(c.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One stage file: found by its name, else by its contents.
+fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result<(), Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::Failed(format!("error: cannot read {}: {e}", path.display())))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if name == MANIFEST_FILE {
+        return inspect_dump(path.parent().unwrap_or(Path::new(".")), text, exports);
+    }
+    let stage = match Stage::ALL.into_iter().find(|s| s.file() == name) {
+        Some(s) => s,
+        None => guess_stage(&bytes).ok_or_else(|| {
+            Failure::Invalid(format!(
+                "error: {}: not a stage file: neither a binary stage file (magic \"PLANETSD\") nor a plan's JSON",
+                path.display()
+            ))
+        })?,
+    };
+    let out = StageOutput::decode(stage, &bytes).map_err(|e| {
+        Failure::Invalid(e.0.lines().map(|l| format!("error: {}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
+    })?;
+    let _ = writeln!(text, "{} ({}, {} bytes)", path.display(), stage.type_name(), bytes.len());
+    // Colours, sea level and the spherify grid come from the plan beside the file, when there is one.
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let beside = |s: Stage| std::fs::read(folder.join(s.file())).ok().and_then(|b| StageOutput::decode(s, &b).ok());
+    let plan = match beside(Stage::PlanetPlan) {
+        Some(StageOutput::PlanetPlan(p)) if p.validate_at("recipe").is_empty() => Some(p),
+        _ => None,
+    };
+    let columns = match beside(Stage::Columns) {
+        Some(StageOutput::Columns(c)) => Some(c),
+        _ => None,
+    };
+    let terrain = plan.as_ref().map(Terrain::new);
+    summary(&out, terrain.as_ref(), text);
+    if stage.is_json() {
+        if let StageOutput::PlanetPlan(p) = &out {
+            for e in p.validate_at("recipe") {
+                let _ = writeln!(text, "  invalid: {e}");
+            }
+        }
+    } else if terrain.is_none() {
+        let _ = writeln!(
+            text,
+            "  (no valid planet_plan.json beside it: slices and meshes need the plan's palette and grid)"
+        );
+    }
+    export(&out, terrain.as_ref(), columns.as_ref(), exports, text)
+}
+
+/// Which stage a file's bytes hold: a binary header's stage, or the plan whose JSON it parses as.
+fn guess_stage(bytes: &[u8]) -> Option<Stage> {
+    if bytes.starts_with(b"PLANETSD") {
+        return [Stage::Columns, Stage::Voxels, Stage::CubeMesh, Stage::SphereMesh]
+            .into_iter()
+            .find(|&s| planet::dump::decode_binary(s, bytes).is_ok());
+    }
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    if value.get("recipe").is_some() {
+        Some(Stage::PlanetPlan)
+    } else if value.get("sun").is_some() {
+        Some(Stage::SystemPlan)
+    } else {
+        None
+    }
+}
+
+/// PNG slices of a grid, OBJ of a mesh (both need the plan).
+fn export(
+    out: &StageOutput,
+    terrain: Option<&Terrain>,
+    columns: Option<&ColumnField>,
+    exports: &mut Exports,
+    text: &mut String,
+) -> Result<(), Failure> {
+    let Some(terrain) = terrain else { return Ok(()) };
+    match out {
+        StageOutput::Voxels(grid) => {
+            // Without the dumped columns, the slices' sea level comes from a fresh 2D pass.
+            let fresh;
+            let columns = match columns {
+                Some(c) if c.key == grid.key => c,
+                _ => {
+                    fresh = terrain.columns(grid.key);
+                    let _ = writeln!(text, "  (slices use a fresh 2D pass: no columns.bin of this key beside it)");
+                    &fresh
+                }
+            };
+            exports.slices("voxels", terrain, columns, grid)?;
+        }
+        StageOutput::CubeMesh(cube) => {
+            // Shown where spherify puts it, so it lines up with the sphere mesh.
+            exports.obj("cube_mesh.obj", terrain, &spherify(&terrain.grid, cube))?;
+        }
+        StageOutput::SphereMesh(mesh) => exports.obj("sphere_mesh.obj", terrain, mesh)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn range(values: impl Iterator<Item = f32>) -> (f32, f32) {
+    values.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+}
+
+/// A few lines about one stage's output.
+fn summary(out: &StageOutput, terrain: Option<&Terrain>, text: &mut String) {
+    let material = |m: u8| {
+        terrain
+            .and_then(|t| t.recipe.materials.get(usize::from(m)))
+            .map_or_else(|| format!("material {m}"), |p| p.name.clone())
+    };
+    match out {
+        StageOutput::SystemPlan(s) => {
+            let _ = writeln!(
+                text,
+                "  system {} (seed {}), sun {:.0} m, {} planets:",
+                s.name,
+                s.seed,
+                s.sun.radius_m,
+                s.planets.len()
+            );
+            for p in &s.planets {
+                let _ = writeln!(
+                    text,
+                    "    {} {} ({}, seed {}), orbit {:.0} km",
+                    p.index,
+                    p.name,
+                    p.kind,
+                    p.seed,
+                    p.orbit_m / 1e3
+                );
+            }
+        }
+        StageOutput::PlanetPlan(p) => {
+            let r = &p.recipe;
+            let _ = writeln!(
+                text,
+                "  planet {} {} ({}, seed {}), radius {} m, signature {}",
+                p.index,
+                p.name,
+                p.kind,
+                p.seed,
+                r.radius_m,
+                p.signature()
+            );
+            let _ = writeln!(
+                text,
+                "  sea: {} at {} m; {} materials, {} biomes",
+                if r.sea.enabled { "on" } else { "off" },
+                r.sea.level_m,
+                r.materials.len(),
+                r.biomes.len()
+            );
+            let c = &r.caves;
+            let _ = writeln!(
+                text,
+                "  caves: {}, worm_threshold {}, min_depth_m {}, mouth_probability {}",
+                if c.enabled { "on" } else { "off" },
+                c.worm_threshold,
+                c.min_depth_m,
+                c.mouth_probability
+            );
+        }
+        StageOutput::Columns(f) => {
+            let (lo, hi) = range(f.columns.iter().map(|c| c.surface_m()));
+            let (elo, ehi) = range(f.columns.iter().map(|c| c.elevation_m));
+            let (_, slope) = range(f.columns.iter().map(|c| c.slope_deg));
+            let _ = writeln!(text, "  region {}: {} columns", f.key, f.columns.len());
+            let _ = writeln!(
+                text,
+                "  surface {lo:+.2}..{hi:+.2} m, elevation {elo:+.2}..{ehi:+.2} m, steepest {slope:.1} deg"
+            );
+            let mut biomes = std::collections::BTreeMap::<u8, usize>::new();
+            for c in &f.columns {
+                *biomes.entry(c.biome).or_default() += 1;
+            }
+            let names: Vec<String> = biomes
+                .iter()
+                .map(|(&b, n)| {
+                    let name = terrain
+                        .and_then(|t| t.recipe.biomes.get(usize::from(b)))
+                        .map_or_else(|| format!("biome {b}"), |x| x.name.clone());
+                    format!("{name} {n}")
+                })
+                .collect();
+            let _ = writeln!(text, "  biomes: {}", names.join(", "));
+        }
+        StageOutput::Voxels(g) => {
+            let side = VoxelGrid::SIDE;
+            let solid = g.voxels.iter().filter(|v| v.is_solid()).count();
+            // Air with ground somewhere above it in its column: caves and overhangs.
+            let mut cave = 0;
+            for b in 0..side {
+                for a in 0..side {
+                    let mut ground_above = false;
+                    for c in (0..side).rev() {
+                        let v = g.at(a, b, c);
+                        if v.is_solid() {
+                            ground_above = true;
+                        } else if ground_above {
+                            cave += 1;
+                        }
+                    }
+                }
+            }
+            let _ = writeln!(
+                text,
+                "  region {}: {} samples: solid {solid}, air {} (with ground above it: {cave})",
+                g.key,
+                g.voxels.len(),
+                g.voxels.len() - solid
+            );
+            let mut by = std::collections::BTreeMap::<u8, usize>::new();
+            for v in g.voxels.iter().filter(|v| v.is_solid()) {
+                *by.entry(v.materials[0]).or_default() += 1;
+            }
+            let mut by: Vec<(u8, usize)> = by.into_iter().collect();
+            by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let list: Vec<String> = by.iter().take(6).map(|&(m, n)| format!("{} {n}", material(m))).collect();
+            let _ = writeln!(text, "  solid by material: {}", list.join(", "));
+            let _ = writeln!(text, "  hash {}", g.signature());
+        }
+        StageOutput::CubeMesh(m) => {
+            let _ = writeln!(text, "  region {}, cube-face space", m.key);
+            for (name, p) in [("terrain", &m.terrain), ("blocks", &m.blocks), ("water", &m.water)] {
+                let _ = writeln!(
+                    text,
+                    "  {name:<8} {:>6} vertices {:>6} triangles {:>6} overlap",
+                    p.vertices.len(),
+                    p.triangles.len() / 3,
+                    p.overlap.len() / 3
+                );
+            }
+        }
+        StageOutput::SphereMesh(m) => {
+            let _ = writeln!(
+                text,
+                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
+                m.key, m.origin.x, m.origin.y, m.origin.z
+            );
+            for (name, p) in [("terrain", &m.terrain), ("blocks", &m.blocks), ("water", &m.water)] {
+                let width = match p.indices {
+                    planet::mesh::Indices::U16(_) => "u16",
+                    planet::mesh::Indices::U32(_) => "u32",
+                };
+                let _ = writeln!(
+                    text,
+                    "  {name:<8} {:>6} vertices {:>6} triangles {:>6} overlap ({width} indices)",
+                    p.vertices.len(),
+                    p.indices.len() / 3,
+                    p.overlap.len() / 3
+                );
+            }
+            let _ = writeln!(text, "  signature {}", m.signature());
+        }
+    }
+}

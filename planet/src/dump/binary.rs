@@ -648,7 +648,7 @@ fn build(stage: Stage, key: crate::RegionKey, s: &[Section]) -> Result<StageOutp
         }
     };
     let check_indices = |part: &str, name: &str, indices: &[u32], vertices: usize| {
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(err(format!("{part}.{name}: {} indices, must be a multiple of 3", indices.len())));
         }
         match indices.iter().position(|&i| i as usize >= vertices) {

@@ -165,6 +165,8 @@ impl FromStr for Stage {
 }
 
 /// One stage's output, in memory.
+// A handful live at a time (one per stage), so the plan's size is not worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum StageOutput {
     /// The sun and the planets' places.

@@ -66,7 +66,7 @@ impl Chain {
     }
 }
 
-fn need<'c, T>(value: &'c Option<T>, stage: Stage, input: Stage) -> Result<&'c T, DumpError> {
+fn need<T>(value: &Option<T>, stage: Stage, input: Stage) -> Result<&T, DumpError> {
     value.as_ref().ok_or_else(|| DumpError::new(format!("{stage} needs {input}, which the chain does not hold")))
 }
 

@@ -179,8 +179,10 @@ pub struct DumpFile {
 pub struct RawDump {
     /// Its manifest.
     pub manifest: Manifest,
-    /// The recipe's bytes and the parsed recipe (or why not).
-    pub recipe: (Result<Vec<u8>, String>, Option<Result<SystemRecipe, String>>),
+    /// The recipe's bytes (or why they cannot be read).
+    pub recipe_bytes: Result<Vec<u8>, String>,
+    /// The parsed recipe, or why not (`None` when unreadable).
+    pub recipe: Option<Result<SystemRecipe, String>>,
     /// Whether the recipe's size and hash are the manifest's.
     pub recipe_as_recorded: bool,
     /// Every stage's file, in stage order.
@@ -232,7 +234,7 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
         });
         files.push(DumpFile { path: dir.join(stage.file()), bytes, as_recorded, output });
     }
-    Ok(RawDump { manifest, recipe: (recipe_bytes, recipe), recipe_as_recorded, files })
+    Ok(RawDump { manifest, recipe_bytes, recipe, recipe_as_recorded, files })
 }
 
 fn invalid_lines(path: &Path, message: &str) -> Failure {
@@ -275,8 +277,9 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
         )));
     }
     let recipe_path = dir.join(RECIPE_FILE);
-    let recipe_bytes = raw.recipe.0.map_err(|e| Failure::Failed(format!("error: {}: {e}", recipe_path.display())))?;
-    let recipe = match raw.recipe.1 {
+    let recipe_bytes =
+        raw.recipe_bytes.map_err(|e| Failure::Failed(format!("error: {}: {e}", recipe_path.display())))?;
+    let recipe = match raw.recipe {
         Some(Ok(r)) => r,
         Some(Err(e)) => return Err(invalid_lines(&recipe_path, &e)),
         None => unreachable!("a readable recipe is parsed"),

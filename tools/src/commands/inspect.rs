@@ -124,16 +124,15 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
     };
     let _ = writeln!(
         text,
-        "\n{} ({}, {} bytes): {}",
+        "\n{} (system recipe, {} bytes): {}",
         m.recipe.file,
-        "system recipe",
         m.recipe.size,
-        match &raw.recipe.0 {
+        match &raw.recipe_bytes {
             Err(e) => e.clone(),
             Ok(_) => state(raw.recipe_as_recorded, true).to_owned(),
         }
     );
-    if let Some(Err(e)) = &raw.recipe.1 {
+    if let Some(Err(e)) = &raw.recipe {
         for l in e.lines() {
             let _ = writeln!(text, "  invalid: {l}");
         }

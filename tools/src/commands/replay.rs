@@ -235,6 +235,9 @@ fn replay(
     Ok(replays)
 }
 
+/// One thread's runs of a stage: its first output, every run's time, where a later run differed.
+type ThreadRuns = (Option<StageOutput>, Vec<Duration>, Option<String>);
+
 /// One stage, `repeat` times over `threads` threads, compared with `dumped`.
 pub fn replay_stage(
     stage: Stage,
@@ -246,7 +249,7 @@ pub fn replay_stage(
 ) -> Result<StageReplay, Failure> {
     let threads = threads.min(repeat as usize).max(1);
     // Each thread keeps its first output and checks its later runs against it.
-    let work = |t: usize| -> Result<(Option<StageOutput>, Vec<Duration>, Option<String>), Failure> {
+    let work = |t: usize| -> Result<ThreadRuns, Failure> {
         let mut first: Option<StageOutput> = None;
         let mut times = Vec::new();
         let mut unstable = None;

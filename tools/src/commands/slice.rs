@@ -93,7 +93,7 @@ pub fn render(
             let col = columns.at(a, b);
             let height = col.elevation_m - terrain.grid.shell_below_m + (first_layer + c as i32) as f32 * layer_m;
             let color = if v.is_solid() {
-                let base = pick::material_color(&terrain, v.materials, v.blend);
+                let base = pick::material_color(terrain, v.materials, v.blend);
                 let shade = 1.0 - (v.density_m() / 24.0).clamp(0.0, 0.55);
                 base.map(|x| x * shade)
             } else if (c + 1..side).any(|above| grid.at(a, b, above).is_solid()) {

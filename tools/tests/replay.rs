@@ -355,4 +355,5 @@ fn bad_arguments_exit_2() {
     // `--from` takes a stage by type name too; a replay from the last stage has nothing to run.
     let out = planet(&["replay", s(&dir), "--from", "SphereMesh"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nothing to replay: sphere_mesh is the last stage"));
 }

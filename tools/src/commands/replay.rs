@@ -160,7 +160,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         dump::write_dump(dir, &d.recipe_bytes, m.signature, m.planet, d.key, &outputs, &times, Some(replayed_from))?;
         println!("wrote the replayed stages to {}", dir.display());
     }
-    if mismatches.is_empty() {
+    if replays.is_empty() {
+        println!("nothing to replay: {} is the last stage", Stage::ALL[Stage::ALL.len() - 1]);
+        Ok(())
+    } else if mismatches.is_empty() {
         println!("all {} replayed stages match the dump", replays.len());
         Ok(())
     } else {

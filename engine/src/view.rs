@@ -54,11 +54,13 @@ pub struct ViewSpec {
     pub pitch: f64,
     /// Look at this planet instead of along heading and pitch.
     pub look: Option<u32>,
+    /// Vertical field of view, degrees, 1..=120.
+    pub fov: f64,
 }
 
 impl Default for ViewSpec {
     fn default() -> Self {
-        Self { planet: 1, lat: 0.0, lon: 0.0, alt: 2.0, heading: 0.0, pitch: 0.0, look: None }
+        Self { planet: 1, lat: 0.0, lon: 0.0, alt: 2.0, heading: 0.0, pitch: 0.0, look: None, fov: 60.0 }
     }
 }
 
@@ -66,7 +68,7 @@ impl std::str::FromStr for ViewSpec {
     type Err = String;
 
     /// Parses `key=value` pairs separated by commas; keys left out keep
-    /// their defaults (planet 1, lat 0, lon 0, alt 2, heading 0, pitch 0).
+    /// their defaults (planet 1, lat 0, lon 0, alt 2, heading 0, pitch 0, fov 60).
     fn from_str(s: &str) -> Result<Self, String> {
         let mut v = Self::default();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -87,9 +89,10 @@ impl std::str::FromStr for ViewSpec {
                 "heading" => v.heading = number(-360.0, 360.0)?,
                 "pitch" => v.pitch = number(-90.0, 90.0)?,
                 "look" => v.look = Some(number(0.0, 255.0)? as u32),
+                "fov" => v.fov = number(1.0, 120.0)?,
                 other => {
                     return Err(format!(
-                        "view: unknown key `{other}` (keys: planet, lat, lon, alt, heading, pitch, look)"
+                        "view: unknown key `{other}` (keys: planet, lat, lon, alt, heading, pitch, look, fov)"
                     ));
                 }
             }
@@ -187,7 +190,7 @@ mod tests {
             let (a, b) = lat_lon_of(d);
             assert!((a - lat).abs() < 1e-4 && (b - lon).abs() < 1e-4, "{a} {b}");
         }
-        let world = crate::World::new(
+        let world = World::new(
             std::sync::Arc::new(planet::PlannedSystem::default_system()),
             crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
         );

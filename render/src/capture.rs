@@ -76,7 +76,7 @@ impl Capture {
 /// Streams `view` until settled (or `timeout`) and captures it with the sky.
 pub fn capture_view(capture: &mut Capture, view: &ViewSpec, timeout: Duration) -> Result<Shot, String> {
     let pose = view.pose(&capture.world)?;
-    let camera = ViewCamera::new(pose);
+    let camera = ViewCamera { pose, fov_y: view.fov.to_radians() };
     let start = Instant::now();
     let settled = capture.settle(&camera, timeout);
     let stream_s = start.elapsed().as_secs_f64();

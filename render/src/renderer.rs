@@ -169,6 +169,7 @@ pub struct Renderer {
     depth_layout: wgpu::BindGroupLayout,
     sky: wgpu::RenderPipeline,
     terrain: wgpu::RenderPipeline,
+    terrain_fading: wgpu::RenderPipeline,
     water: wgpu::RenderPipeline,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
@@ -220,7 +221,7 @@ impl Renderer {
                     ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
                     count: None,
                 },
-                uniform(2, false, wgpu::ShaderStages::FRAGMENT),
+                uniform(2, false, both),
             ],
         });
         let depth_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -304,7 +305,7 @@ impl Renderer {
                         buffers: &[Option<wgpu::VertexBufferLayout<'_>>],
                         depth_stencil: Option<wgpu::DepthStencilState>,
                         blend: Option<wgpu::BlendState>,
-                        cull: Option<wgpu::Face>| {
+                        constants: &[(&str, f64)]| {
             device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                 label: Some(name),
                 layout: Some(layout),
@@ -317,7 +318,7 @@ impl Renderer {
                 primitive: wgpu::PrimitiveState {
                     topology: wgpu::PrimitiveTopology::TriangleList,
                     front_face: wgpu::FrontFace::Ccw,
-                    cull_mode: cull,
+                    cull_mode: None,
                     ..wgpu::PrimitiveState::default()
                 },
                 depth_stencil,
@@ -325,7 +326,10 @@ impl Renderer {
                 fragment: Some(wgpu::FragmentState {
                     module,
                     entry_point: Some(entry.1),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants,
+                        ..wgpu::PipelineCompilationOptions::default()
+                    },
                     targets: &[Some(wgpu::ColorTargetState { format, blend, write_mask: wgpu::ColorWrites::ALL })],
                 }),
                 multiview_mask: None,
@@ -340,7 +344,7 @@ impl Renderer {
             stencil: wgpu::StencilState::default(),
             bias: wgpu::DepthBiasState::default(),
         });
-        let sky = pipeline("sky", &sky_layout, &sky_module, ("vs_sky", "fs_sky"), &[], sky_depth, None, None);
+        let sky = pipeline("sky", &sky_layout, &sky_module, ("vs_sky", "fs_sky"), &[], sky_depth, None, &[]);
         // Terrain is not culled: caves and overhangs are seen from both sides
         // and the mesh's winding is only consistent within a region.
         let terrain = pipeline(
@@ -351,7 +355,17 @@ impl Renderer {
             &terrain_buffers,
             depth(true),
             None,
+            &[("FADES", 0.0)],
+        );
+        let terrain_fading = pipeline(
+            "terrain (fading)",
+            &terrain_layout,
+            &terrain_module,
+            ("vs_terrain", "fs_terrain"),
+            &terrain_buffers,
+            depth(true),
             None,
+            &[("FADES", 1.0)],
         );
         let water = pipeline(
             "water",
@@ -361,7 +375,7 @@ impl Renderer {
             &water_buffers,
             depth(false),
             Some(wgpu::BlendState::ALPHA_BLENDING),
-            None,
+            &[],
         );
 
         let mut uploaded = 0;
@@ -395,6 +409,7 @@ impl Renderer {
             depth_layout,
             sky,
             terrain,
+            terrain_fading,
             water,
             regions: RegionStore::default(),
             proxies,
@@ -507,8 +522,12 @@ impl Renderer {
             let slot = self.slot(i as u32, p.position - eye, DVec3::ZERO, fade, false);
             draws.push((p.position.distance(eye) - p.radius, &proxy.mesh, slot, false));
         }
-        // Opaque front to back (early depth rejects more), water back to front.
-        draws.sort_by(|a, b| a.3.cmp(&b.3).then(a.0.total_cmp(&b.0)));
+        // Opaque front to back (early depth rejects more), those fully shown
+        // first (their pipeline never discards, so hidden fragments are not
+        // shaded); then water back to front.
+        let fading = |d: &DrawGpu| d.offset[3] < 1.0;
+        draws.sort_by(|a, b| a.3.cmp(&b.3).then(fading(&a.2).cmp(&fading(&b.2))).then(a.0.total_cmp(&b.0)));
+        let first_fading = draws.iter().position(|d| d.3 || fading(&d.2)).unwrap_or(draws.len());
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
 
@@ -560,6 +579,9 @@ impl Renderer {
             pass.set_pipeline(&self.terrain);
             pass.set_bind_group(2, &self.material_group, &[]);
             for (i, (_, mesh, _, _)) in draws[..first_water].iter().enumerate() {
+                if i == first_fading {
+                    pass.set_pipeline(&self.terrain_fading);
+                }
                 pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_SLOT) as u32]);
                 pass.set_vertex_buffer(0, mesh.vertices.slice(..));
                 pass.set_index_buffer(mesh.indices.slice(..), mesh.format);
@@ -734,9 +756,11 @@ fn upload_materials(gpu: &Gpu, layout: &wgpu::BindGroupLayout, set: &MaterialSet
         anisotropy_clamp: 4,
         ..wgpu::SamplerDescriptor::default()
     });
-    let mut params = vec![[0f32; 4]; 256];
-    for (i, p) in set.params.iter().take(256).enumerate() {
-        params[i] = *p;
+    // Per layer: parameters, then mean colour (`MaterialGpu` in terrain.wgsl).
+    let mut params = vec![[0f32; 4]; 512];
+    for (i, (p, m)) in set.params.iter().zip(&set.means).take(256).enumerate() {
+        params[2 * i] = *p;
+        params[2 * i + 1] = *m;
     }
     let params = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("material parameters"),

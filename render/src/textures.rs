@@ -25,6 +25,8 @@ pub struct MaterialSet {
     pub layers: Vec<Vec<Vec<u8>>>,
     /// Per layer: tile size (m), roughness, emission, 0.
     pub params: Vec<[f32; 4]>,
+    /// Per layer: mean colour, linear RGB, and 1.
+    pub means: Vec<[f32; 4]>,
     /// First layer of each planet.
     pub first_layer: Vec<u32>,
 }
@@ -33,7 +35,7 @@ impl MaterialSet {
     /// Generates the layers of every planet of `system`.
     #[must_use]
     pub fn generate(system: &PlannedSystem) -> Self {
-        let mut set = Self { layers: Vec::new(), params: Vec::new(), first_layer: Vec::new() };
+        let mut set = Self { layers: Vec::new(), params: Vec::new(), means: Vec::new(), first_layer: Vec::new() };
         let recipes: Vec<(u64, &MaterialRecipe)> = system
             .planets
             .iter()
@@ -56,6 +58,14 @@ impl MaterialSet {
                 next += 1;
             }
         }
+        set.means = layers
+            .iter()
+            .map(|levels| {
+                let texel = levels.last().map_or([0; 4], |l| [l[0], l[1], l[2], l[3]]);
+                let c = texel.map(|v| srgb_to_linear(f32::from(v) / 255.0));
+                [c[0], c[1], c[2], 1.0]
+            })
+            .collect();
         set.layers = layers;
         set
     }
@@ -96,6 +106,11 @@ fn layer(m: &MaterialRecipe, seed: u64) -> Vec<Vec<u8>> {
         size = half;
     }
     levels
+}
+
+/// An sRGB-encoded value in 0..=1 to linear.
+fn srgb_to_linear(s: f32) -> f32 {
+    if s <= 0.040_45 { s / 12.92 } else { libm::powf((s + 0.055) / 1.055, 2.4) }
 }
 
 /// Linear RGB + height to RGBA8 (sRGB colour, linear alpha).

@@ -133,3 +133,65 @@ fn the_same_view_renders_byte_identical_twice() {
     let first = a.get_pixel(0, 0);
     assert!(a.pixels().filter(|p| *p != first).count() > 10_000);
 }
+
+/// Pixels inside `planet`'s lowest-ground disc that show the clear colour.
+fn holes_in_disc(image: &RgbaImage, camera: &ViewCamera, centre: DVec3, low: f64) -> (u32, u32) {
+    let (mut inside, mut holes) = (0, 0);
+    for (x, y, p) in image.enumerate_pixels() {
+        if hits(camera.pose.position, ray(camera, x, y), centre, low) {
+            inside += 1;
+            holes += u32::from(p.0 == MAGENTA);
+        }
+    }
+    (inside, holes)
+}
+
+#[test]
+fn a_flight_to_another_planet_never_shows_a_hole() {
+    // The client's way: a few frames of streaming at each point, drawn as it
+    // stands, never waiting for anything to settle.
+    let mut capture = capture();
+    let (from, to) = (&capture.world.planets[1], &capture.world.planets[2]);
+    let (a, ra, b, rb) = (from.position, from.radius, to.position, to.radius);
+    let low_b = f64::from(to.proxy.radius_range_m[0]) - 30.0;
+    let low_a = f64::from(from.proxy.radius_range_m[0]) - 30.0;
+    let out = (b - a).normalize();
+    let stops = [
+        // Leaving planet 1: looking back down at it from 3 radii.
+        (a + out * ra * 3.0, a, 1),
+        // Halfway: planet 2 ahead, both proxies.
+        ((a + b) * 0.5, b, 2),
+        // Arriving: 3 radii out from planet 2, attached, regions coming in.
+        (b - out * rb * 3.0, b, 2),
+        // Low over planet 2, looking at its centre.
+        (b - out * (rb + 400.0), b, 2),
+    ];
+    let mut attached = Vec::new();
+    let mut time = 0.0;
+    for (position, target, planet) in stops {
+        let pose = engine::Pose::looking(position, target - position, DVec3::Y);
+        let camera = ViewCamera::new(pose);
+        // Drawn on the first frame at each stop (nothing streamed yet for a
+        // planet just reached), again a second later with nothing streamed in
+        // between (every fade has run its course), and six frames later.
+        for frames in [1, 0, 6] {
+            for _ in 0..frames {
+                capture.world.update(&camera.engine_camera(16.0 / 9.0));
+                std::thread::sleep(Duration::from_millis(16));
+            }
+            time += 1.0;
+            let options = RenderOptions { sky: false, clear: [1.0, 0.0, 1.0, 1.0], time };
+            let stats =
+                capture.renderer.render(&capture.world, &camera, &capture.target.view, &capture.target.depth, &options);
+            assert!(stats.draws > 0);
+            let image = capture.target.read(capture.renderer.gpu()).unwrap();
+            let (centre, low) = if planet == 1 { (a, low_a) } else { (b, low_b) };
+            let (inside, holes) = holes_in_disc(&image, &camera, centre, low);
+            assert!(inside > 0, "planet {planet} is not in view from {position}");
+            assert_eq!(holes, 0, "{holes} of {inside} px of planet {planet}'s disc are holes at {position}");
+        }
+        attached.push(capture.world.attached().map(|a| a.planet));
+    }
+    // The streamer followed the camera: planet 1, open space, then planet 2.
+    assert_eq!(attached, vec![Some(1), None, Some(2), Some(2)]);
+}

@@ -97,16 +97,21 @@ fn atmosphere(p: PlanetGpu, dir: vec3<f32>, t_max: f32, strength: f32) -> Scatte
     return out;
 }
 
-// Every planet's atmosphere along a ray, nearest last (planets are far apart;
-// only one is ever in front of another's haze).
-fn all_atmospheres(dir: vec3<f32>, t_max: f32, colour: vec3<f32>) -> vec3<f32> {
-    var c = colour;
+// Every planet's atmosphere along a ray, as one inscatter and one
+// transmittance (planets are far apart; the order they compose in only
+// matters where one's haze lies in front of another's, which never happens
+// at the distances of a system).
+fn all_atmospheres(dir: vec3<f32>, t_max: f32) -> Scatter {
+    var out: Scatter;
+    out.inscatter = vec3<f32>(0.0);
+    out.transmittance = vec3<f32>(1.0);
     let n = i32(frame.viewport.w);
     for (var i = 0; i < n; i++) {
         let s = atmosphere(frame.planets[i], dir, t_max, 1.0);
-        c = c * s.transmittance + s.inscatter;
+        out.inscatter = out.inscatter * s.transmittance + s.inscatter;
+        out.transmittance *= s.transmittance;
     }
-    return c;
+    return out;
 }
 
 fn tonemap(c: vec3<f32>) -> vec3<f32> {

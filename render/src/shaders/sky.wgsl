@@ -24,11 +24,16 @@ fn hash3(p: vec3<f32>) -> f32 {
 @fragment
 fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
     let dir = view_ray(in.ndc);
-    // Stars: one in a few hundred cells of a direction grid.
+    // Stars: one in a few hundred cells of a direction grid, each a point
+    // about a pixel across whatever the field of view (fwidth is the
+    // pixel's angular size).
     let cell = floor(dir * 300.0);
     let h = hash3(cell);
     var stars = vec3<f32>(0.0);
-    if h > 0.997 {
+    let jitter = vec3<f32>(hash3(cell + 17.0), hash3(cell + 31.0), hash3(cell + 47.0)) - 0.5;
+    let star = normalize((cell + 0.5 + jitter * 0.6) / 300.0);
+    let pixel = max(length(fwidth(dir)), 1e-5);
+    if h > 0.997 && length(dir - star) < pixel * 0.75 {
         stars = vec3<f32>(0.6 + 2.0 * (h - 0.997) * 300.0);
     }
     var c = vec3<f32>(0.0);
@@ -39,8 +44,9 @@ fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
         // A glow around the disc.
         c += frame.sun_color.rgb * 0.5 * pow(max(mu, 0.0), 400.0);
     }
-    let inscatter = all_atmospheres(dir, 1e30, vec3<f32>(0.0));
-    let transmittance = all_atmospheres(dir, 1e30, vec3<f32>(1.0)) - inscatter;
+    let air = all_atmospheres(dir, 1e30);
+    let inscatter = air.inscatter;
+    let transmittance = air.transmittance;
     // A bright sky drowns the stars.
     let brightness = dot(inscatter, vec3<f32>(0.3, 0.5, 0.2));
     c = (c + stars * max(1.0 - brightness * 6.0, 0.0)) * transmittance + inscatter;

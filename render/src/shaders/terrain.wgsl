@@ -17,7 +17,13 @@ struct Draw {
 struct MaterialGpu {
     // x: texture tile size, m; y: roughness; z: emission; w: unused.
     params: vec4<f32>,
+    // rgb: the layer's mean colour (linear).
+    mean: vec4<f32>,
 };
+
+// The pipeline for meshes that are fading has this on. Without it the shader
+// never discards, so the device can reject hidden fragments before shading.
+override FADES: bool = true;
 
 @group(1) @binding(0) var<uniform> draw: Draw;
 @group(2) @binding(0) var material_textures: texture_2d_array<f32>;
@@ -68,9 +74,9 @@ fn vs_terrain(in: VsIn) -> VsOut {
     return out;
 }
 
-// A layer's mean colour: its last mip level.
+// A layer's mean colour (its last mip level, worked out on the CPU).
 fn mean_colour(layer: u32) -> vec3<f32> {
-    return textureSampleLevel(material_textures, material_sampler, vec2<f32>(0.5), i32(layer), 8.0).rgb;
+    return materials[layer].mean.rgb;
 }
 
 fn triplanar(layer: u32, p: vec3<f32>, w: vec3<f32>, scale: f32) -> vec4<f32> {
@@ -91,10 +97,12 @@ fn material(layer: u32, p: vec3<f32>, w: vec3<f32>) -> vec4<f32> {
 
 @fragment
 fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
-    let fade = draw.offset.w;
-    let threshold = bayer(in.clip.xy);
-    if (fade >= 0.0 && threshold >= fade) || (fade < 0.0 && threshold < -fade) {
-        discard;
+    if FADES {
+        let fade = draw.offset.w;
+        let threshold = bayer(in.clip.xy);
+        if (fade >= 0.0 && threshold >= fade) || (fade < 0.0 && threshold < -fade) {
+            discard;
+        }
     }
     let planet = frame.planets[u32(draw.info.x)];
     let n = normalize(in.smooth_normal);

@@ -21,7 +21,7 @@ pub struct Args {
     /// System recipe (JSON); the embedded default system when omitted.
     #[arg(long, value_name = "FILE")]
     system: Option<PathBuf>,
-    /// Where the camera is: `planet=N,lat=D,lon=D,alt=M,heading=D,pitch=D` (any
+    /// Where the camera is: `planet=N,lat=D,lon=D,alt=M,heading=D,pitch=D,fov=D` (any
     /// subset; `look=N` looks at planet N instead of heading and pitch).
     #[arg(long, value_name = "VIEW", default_value = "planet=1,lat=0,lon=0,alt=300,pitch=-10")]
     view: String,

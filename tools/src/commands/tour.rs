@@ -56,6 +56,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             heading,
             pitch,
             look: None,
+            fov: 60.0,
         };
         views.push((format!("{}-{name}-orbit.png", p.index), at(p.radius * 2.2, 0.0, -90.0)));
         views.push((format!("{}-{name}-1km.png", p.index), at(1000.0, 30.0, -25.0)));
@@ -63,9 +64,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     if count > 1 {
         let (lat, lon) = sunlit_land(&world, 1 % count);
-        // Above the air, where the neighbour stands out against black sky.
+        // Above the air, where the neighbour stands out against black sky,
+        // through a long lens (it is hundreds of kilometres away).
         let alt = world.planets[(1 % count) as usize].radius * 0.5;
-        let look = ViewSpec { planet: 1 % count, lat, lon, alt, look: Some((1 + 1) % count), ..ViewSpec::default() };
+        let across = Some((1 + 1) % count);
+        let look = ViewSpec { planet: 1 % count, lat, lon, alt, look: across, fov: 5.0, ..ViewSpec::default() };
         views.push((format!("{}-toward-{}.png", 1 % count, (1 + 1) % count), look));
     }
     let mut capture = headless(world, size)?;

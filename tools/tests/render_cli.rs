@@ -1,0 +1,194 @@
+//! The rendering commands as a user runs them: `planet capture`, `planet
+//! tour`, `planet` with no arguments, and the flight client in a real window
+//! under Xvfb driven by an input script. They need a Vulkan device (Mesa's
+//! lavapipe: `apt-get install mesa-vulkan-drivers`) and, for the window,
+//! `xvfb`; `.ci/run` installs both.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn planet(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_planet"));
+    command.args(args);
+    command.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let out = command.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "panic in {args:?}: {stderr}");
+    out
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("planet-render-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// An image that shows something: not one flat colour.
+fn assert_picture(path: &Path, size: (u32, u32)) -> image::RgbaImage {
+    let image = image::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).to_rgba8();
+    assert_eq!(image.dimensions(), size, "{}", path.display());
+    let first = *image.get_pixel(0, 0);
+    let other = image.pixels().filter(|p| **p != first).count();
+    assert!(other > (size.0 * size.1 / 10) as usize, "{} is nearly blank", path.display());
+    image
+}
+
+#[test]
+fn capture_writes_a_png_and_rejects_bad_arguments() {
+    let dir = scratch("capture");
+    let out_path = dir.join("shot.png");
+    let out =
+        planet(&["capture", "--view", "planet=1,lat=-30,lon=-90,alt=300,pitch=-20", "--size", "160x90", "--out"], &[]);
+    assert_eq!(out.status.code(), Some(2), "--out needs a value: {}", stderr(&out));
+    let out = planet(
+        &[
+            "capture",
+            "--view",
+            "planet=1,lat=-30,lon=-90,alt=300,pitch=-20",
+            "--size",
+            "160x90",
+            "--stats",
+            "--out",
+            out_path.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("settled after"), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("draws "));
+    assert_picture(&out_path, (160, 90));
+
+    for (args, message) in [
+        (vec!["--size", "10x10"], "--size 10x10: must be WIDTHxHEIGHT, each in 16..=8192"),
+        (vec!["--size", "wide"], "--size wide"),
+        (vec!["--view", "lat=91"], "view: lat = 91: must be in -90..=90"),
+        (vec!["--view", "planet=9"], "view: planet = 9: the system has planets 0..=4"),
+        (vec!["--view", "look=1,planet=1"], "a planet cannot look at itself"),
+        (vec!["--view", "zoom=2"], "unknown key `zoom`"),
+        (vec!["--timeout=-1"], "--timeout -1: must be in 0..=600"),
+        (vec!["--path", "nowhere.json"], "cannot read nowhere.json"),
+    ] {
+        let mut all = vec!["capture", "--out", out_path.to_str().unwrap()];
+        all.extend(args.iter());
+        let out = planet(&all, &[]);
+        assert_ne!(out.status.code(), Some(0), "{all:?} succeeded");
+        assert!(stderr(&out).contains(message), "{all:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn tour_captures_every_planet_three_ways() {
+    let dir = scratch("tour");
+    let out = planet(&["tour", "--size", "96x54", "--out", dir.to_str().unwrap()], &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let listed: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
+    // Five planets from orbit, a kilometre up and the ground, and one look across.
+    assert_eq!(listed.len(), 16, "{listed:?}");
+    for line in listed.iter().filter(|l| !l.contains("toward")) {
+        assert_picture(Path::new(line), (96, 54));
+    }
+    // The look across: black sky with the neighbour in the middle of it.
+    let across = listed.iter().find(|l| l.contains("toward")).expect("a look across");
+    let image = image::open(across).unwrap().to_rgba8();
+    let brightest = (45..52)
+        .flat_map(|x| (24..31).map(move |y| (x, y)))
+        .map(|(x, y)| image.get_pixel(x, y).0[..3].iter().map(|&c| u32::from(c)).sum::<u32>())
+        .max()
+        .unwrap();
+    assert!(brightest > 120, "no planet at the centre of {across}");
+    assert!(listed.iter().any(|l| l.ends_with("1-draraor-orbit.png")));
+}
+
+#[test]
+fn with_no_arguments_and_a_display_it_flies_or_says_why_not() {
+    // A display that does not exist: the client says it cannot open a window.
+    let out = planet(&[], &[("DISPLAY", ":4242")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("window"), "{}", stderr(&out));
+}
+
+/// An Xvfb server on a free display, stopped on drop.
+struct Xvfb {
+    child: Child,
+    display: String,
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn xvfb() -> Xvfb {
+    for n in 90..120 {
+        if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() || Path::new(&format!("/tmp/.X{n}-lock")).exists() {
+            continue;
+        }
+        let display = format!(":{n}");
+        let mut child = Command::new("Xvfb")
+            .args([display.as_str(), "-screen", "0", "800x600x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb runs (apt-get install xvfb)");
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            if Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
+                return Xvfb { child, display };
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    panic!("no Xvfb display could be started");
+}
+
+#[test]
+fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
+    let server = xvfb();
+    let dir = scratch("fly");
+    let shot = dir.join("window.png");
+    let out = planet(
+        &[
+            "fly",
+            "--script",
+            "takeoff",
+            "--seconds",
+            "4",
+            "--size",
+            "320x180",
+            "--threads",
+            "2",
+            "--screenshot",
+            shot.to_str().unwrap(),
+        ],
+        &[("DISPLAY", server.display.as_str())],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The readout: fps, altitude, speed, nearest planet, regions.
+    let err = stderr(&out);
+    let readout = err.lines().find(|l| l.starts_with("planet: ")).unwrap_or_else(|| panic!("no readout: {err}"));
+    for part in [" fps | alt ", " | near Draraor | regions ", " ready, ", " queued"] {
+        assert!(readout.contains(part), "{readout}");
+    }
+    // The window's last frame: sky on top, ground below, after climbing away.
+    let image = assert_picture(&shot, (320, 180));
+    let top = image.get_pixel(160, 2).0;
+    assert!(top[2] > top[0], "the top of the window is not sky: {top:?}");
+
+    let bad = planet(&["fly", "--script", "nowhere.json"], &[("DISPLAY", server.display.as_str())]);
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    let bad = planet(&["fly", "--seconds", "0"], &[("DISPLAY", server.display.as_str())]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

@@ -1,6 +1,9 @@
 //! Building a region: the stages a streamed region goes through (generate ->
-//! polygonize -> spherify; collider, navmesh and scatter join later), run as
-//! one job that checks its cancellation token between stages.
+//! polygonize -> spherify -> collider -> navmesh; scatter joins later), run
+//! as one job that checks its cancellation token between stages. A region is
+//! ready (and so shown) only with its collider: the player never stands on
+//! ground that cannot hold it, and regions near the player, built first,
+//! get their colliders first.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -9,6 +12,7 @@ use std::time::{Duration, Instant};
 use jobs::CancelToken;
 use parking_lot::Mutex;
 use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
+use planet::physics::{Collider, NavMesh, NavSettings, collider, navmesh};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
@@ -21,6 +25,10 @@ pub struct StageTimes {
     pub polygonize: Duration,
     /// Spherify.
     pub spherify: Duration,
+    /// The collider (a `TriMesh` and its BVH).
+    pub collider: Duration,
+    /// The navmesh.
+    pub navmesh: Duration,
 }
 
 /// A region ready to show.
@@ -32,6 +40,10 @@ pub struct BuiltRegion {
     pub mesh: SphereMesh,
     /// Signature of its voxels (what determinism tests compare).
     pub voxels: Signature,
+    /// Its collision mesh (`None` only from test doubles).
+    pub collider: Option<Collider>,
+    /// Its navigation polygons (`None` only from test doubles).
+    pub navmesh: Option<NavMesh>,
     /// Stage times.
     pub times: StageTimes,
 }
@@ -41,7 +53,11 @@ impl BuiltRegion {
     #[must_use]
     pub fn bytes(&self) -> usize {
         let part = |p: &planet::mesh::MeshPart| p.vertices.len() * 24 + (p.indices.len() + p.overlap.len()) * 4;
-        256 + part(&self.mesh.terrain) + part(&self.mesh.blocks) + part(&self.mesh.water)
+        256 + part(&self.mesh.terrain)
+            + part(&self.mesh.blocks)
+            + part(&self.mesh.water)
+            + self.collider.as_ref().map_or(0, Collider::bytes)
+            + self.navmesh.as_ref().map_or(0, NavMesh::bytes)
     }
 }
 
@@ -60,6 +76,10 @@ pub struct StageCounters {
     pub polygonize: AtomicU64,
     /// Spherify stages finished.
     pub spherify: AtomicU64,
+    /// Collider stages finished.
+    pub collider: AtomicU64,
+    /// Navmesh stages finished.
+    pub navmesh: AtomicU64,
 }
 
 impl StageCounters {
@@ -74,6 +94,7 @@ impl StageCounters {
 #[derive(Debug)]
 pub struct PlanetBuilder {
     terrain: Arc<Terrain>,
+    nav: NavSettings,
     /// Scratch memory, reused across jobs (a job takes one, or makes one).
     workspaces: Mutex<Vec<MeshWorkspace>>,
     /// Stage completions.
@@ -84,7 +105,8 @@ impl PlanetBuilder {
     /// A builder for the planet of `terrain`.
     #[must_use]
     pub fn new(terrain: Arc<Terrain>) -> Self {
-        Self { terrain, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default() }
+        let nav = NavSettings::for_recipe(&terrain.recipe);
+        Self { terrain, nav, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default() }
     }
 
     /// The planet's terrain.
@@ -117,16 +139,32 @@ impl RegionBuilder for PlanetBuilder {
             return None;
         }
         let mesh = spherify(&t.grid, &cube);
-        let done = Instant::now();
+        let spherified = Instant::now();
         self.counters.spherify.fetch_add(1, Ordering::Relaxed);
+        if cancel.is_cancelled() {
+            return None;
+        }
+        let collider = collider(&mesh);
+        let collided = Instant::now();
+        self.counters.collider.fetch_add(1, Ordering::Relaxed);
+        if cancel.is_cancelled() {
+            return None;
+        }
+        let navmesh = navmesh(&mesh, &collider, &self.nav);
+        let done = Instant::now();
+        self.counters.navmesh.fetch_add(1, Ordering::Relaxed);
         Some(BuiltRegion {
             key,
             mesh,
             voxels: voxels.signature(),
+            collider: Some(collider),
+            navmesh: Some(navmesh),
             times: StageTimes {
                 generate: generated - start,
                 polygonize: polygonized - generated,
-                spherify: done - polygonized,
+                spherify: spherified - polygonized,
+                collider: collided - spherified,
+                navmesh: done - collided,
             },
         })
     }

@@ -116,7 +116,14 @@ mod tests {
 
     fn region(z: u32) -> Arc<BuiltRegion> {
         let key = RegionKey { face: 0, lod: 0, x: 0, y: 0, z };
-        Arc::new(BuiltRegion { key, mesh: SphereMesh::default(), voxels: Signature(0), times: Default::default() })
+        Arc::new(BuiltRegion {
+            key,
+            mesh: SphereMesh::default(),
+            voxels: Signature(0),
+            collider: None,
+            navmesh: None,
+            times: Default::default(),
+        })
     }
 
     #[test]

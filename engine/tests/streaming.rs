@@ -38,6 +38,8 @@ impl RegionBuilder for FakeBuilder {
             key,
             mesh: SphereMesh { key, ..SphereMesh::default() },
             voxels: Signature::of("fake region", &key),
+            collider: None,
+            navmesh: None,
             times: engine::StageTimes::default(),
         })
     }

@@ -29,6 +29,7 @@ pub mod geometry;
 pub mod hash;
 pub mod mesh;
 pub mod noise;
+pub mod physics;
 mod plan;
 pub mod proxy;
 pub mod recipe;

@@ -1,0 +1,212 @@
+//! Physics queries over the ready regions of a planet: a ray cast, the ground
+//! under a point along the local gravity, and sphere and capsule sweeps, each
+//! against every region's collider (`planet::physics::Collider`, a `parry3d`
+//! `TriMesh` with its BVH) that a bounding sphere test lets through. Space is
+//! planet-local (metres from the planet's centre, f64); each region is asked
+//! in its own f32 frame, relative to its origin, so precision never depends on
+//! where on the planet the query is.
+//!
+//! [`Colliders::shown`] takes the regions a streamer shows: an exact cover of
+//! the planet, so every point of the ground is answered by one LOD, and a
+//! region is only ever shown with its collider. [`Walker`] walks on them.
+
+mod walker;
+
+use std::sync::Arc;
+
+use glam::{DVec3, Vec3};
+use planet::RegionKey;
+use planet::physics::parry3d::math::{Pose, Vector};
+use planet::physics::parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
+use planet::physics::parry3d::shape::FeatureId;
+use planet::physics::parry3d::shape::{Ball, Capsule, Shape, TriMesh};
+
+pub use walker::{WalkInput, WalkSettings, Walker};
+
+use crate::builder::{BuiltRegion, RegionBuilder};
+use crate::streamer::Streamer;
+
+/// Where a ray or a sweep met a collider.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hit {
+    /// Distance along the ray, or the fraction of the sweep's motion done.
+    pub distance: f64,
+    /// The point hit, planet-local.
+    pub point: DVec3,
+    /// The surface's unit normal there, facing the ray or the swept shape.
+    pub normal: DVec3,
+    /// The region hit.
+    pub region: RegionKey,
+    /// Whether it met the surface's outer side, from the air (a ray that
+    /// meets the back of a surface started inside the ground).
+    pub front: bool,
+}
+
+struct Entry {
+    region: Arc<BuiltRegion>,
+    centre: DVec3,
+    radius: f64,
+}
+
+/// The colliders of a set of regions of one planet.
+#[derive(Default)]
+pub struct Colliders {
+    entries: Vec<Entry>,
+}
+
+impl std::fmt::Debug for Colliders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Colliders").field("regions", &self.entries.len()).finish()
+    }
+}
+
+fn v(p: Vec3) -> Vector {
+    Vector::new(p.x, p.y, p.z)
+}
+
+fn d(p: Vector) -> DVec3 {
+    DVec3::new(f64::from(p.x), f64::from(p.y), f64::from(p.z))
+}
+
+impl Colliders {
+    /// The colliders of `regions` (those without one are left out).
+    #[must_use]
+    pub fn new(regions: impl IntoIterator<Item = Arc<BuiltRegion>>) -> Self {
+        let mut entries: Vec<Entry> = regions
+            .into_iter()
+            .filter_map(|region| {
+                let collider = region.collider.as_ref()?;
+                let aabb = collider.mesh.as_ref()?.local_aabb();
+                let (lo, hi) = (d(aabb.mins), d(aabb.maxs));
+                let centre = collider.origin + (lo + hi) * 0.5;
+                let radius = (hi - lo).length() * 0.5 + 1e-3;
+                Some(Entry { region, centre, radius })
+            })
+            .collect();
+        entries.sort_by_key(|e| e.region.key);
+        Self { entries }
+    }
+
+    /// The colliders of the regions `streamer` shows.
+    #[must_use]
+    pub fn shown<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
+        let grid = streamer.tree().grid();
+        Self::new(streamer.visible().iter().flat_map(|c| c.regions(grid)).filter_map(|k| streamer.region(k)))
+    }
+
+    /// Regions with a collider.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The regions whose bounds the segment from `from` along `dir` (unit)
+    /// for `length`, fattened by `fat`, may touch.
+    fn along(&self, from: DVec3, dir: DVec3, length: f64, fat: f64) -> impl Iterator<Item = (&Entry, &TriMesh)> {
+        self.entries.iter().filter_map(move |e| {
+            let t = (e.centre - from).dot(dir).clamp(0.0, length);
+            let near = from + dir * t;
+            let r = e.radius + fat;
+            if near.distance_squared(e.centre) > r * r {
+                return None;
+            }
+            Some((e, e.region.collider.as_ref()?.mesh.as_ref()?))
+        })
+    }
+
+    /// The first surface along the ray from `origin` in direction `dir`
+    /// within `max` metres (either side of a triangle counts).
+    #[must_use]
+    pub fn ray_cast(&self, origin: DVec3, dir: DVec3, max: f64) -> Option<Hit> {
+        let dir = dir.normalize_or_zero();
+        if dir == DVec3::ZERO || max.is_nan() || max <= 0.0 || !origin.is_finite() {
+            return None;
+        }
+        let mut best: Option<Hit> = None;
+        for (e, mesh) in self.along(origin, dir, max, 0.0) {
+            let local = (origin - e.region.mesh.origin).as_vec3();
+            let ray = Ray::new(v(local), v(dir.as_vec3()));
+            let limit = best.map_or(max, |b| b.distance) as f32;
+            if let Some(hit) = mesh.cast_local_ray_and_get_normal(&ray, limit, false) {
+                let distance = f64::from(hit.time_of_impact);
+                if best.is_none_or(|b| distance < b.distance) {
+                    let n = d(hit.normal).normalize_or(-dir);
+                    let normal = if n.dot(dir) > 0.0 { -n } else { n };
+                    let front = hit.feature == FeatureId::Face(0);
+                    best = Some(Hit { distance, point: origin + dir * distance, normal, region: e.region.key, front });
+                }
+            }
+        }
+        best
+    }
+
+    /// The ground under `point` along the local gravity (towards the
+    /// planet's centre), within `max` metres below it: the first surface a
+    /// ray from `point` straight down meets.
+    #[must_use]
+    pub fn ground_below(&self, point: DVec3, max: f64) -> Option<Hit> {
+        self.ray_cast(point, -point.normalize_or_zero(), max)
+    }
+
+    /// Height of `point` above the ground under it (negative below it),
+    /// looking for the ground from `above` metres over the point down to
+    /// `below` metres under it.
+    #[must_use]
+    pub fn height_above_ground(&self, point: DVec3, above: f64, below: f64) -> Option<f64> {
+        let up = point.normalize_or_zero();
+        self.ground_below(point + up * above, above + below).map(|h| h.distance - above)
+    }
+
+    /// Sweeps a sphere of `radius` centred at `centre` through `motion`: the
+    /// first contact, as a fraction of the motion, with the normal pointing
+    /// from the surface to the sphere.
+    #[must_use]
+    pub fn sweep_sphere(&self, centre: DVec3, radius: f64, motion: DVec3) -> Option<Hit> {
+        self.sweep(centre, &Ball::new(radius as f32), radius, motion)
+    }
+
+    /// Sweeps a capsule whose axis runs from `a` to `b`, of `radius`, through
+    /// `motion` (see [`Colliders::sweep_sphere`]).
+    #[must_use]
+    pub fn sweep_capsule(&self, a: DVec3, b: DVec3, radius: f64, motion: DVec3) -> Option<Hit> {
+        let centre = (a + b) * 0.5;
+        let half = ((b - a) * 0.5).as_vec3();
+        let capsule = Capsule::new(v(-half), v(half), radius as f32);
+        self.sweep(centre, &capsule, radius + f64::from(half.length()), motion)
+    }
+
+    fn sweep(&self, centre: DVec3, shape: &dyn Shape, bound: f64, motion: DVec3) -> Option<Hit> {
+        let length = motion.length();
+        if !centre.is_finite() || !motion.is_finite() {
+            return None;
+        }
+        let dir = if length > 0.0 { motion / length } else { DVec3::X };
+        let options = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            target_distance: 0.0,
+            stop_at_penetration: false,
+            compute_impact_geometry_on_penetration: true,
+        };
+        let mut best: Option<Hit> = None;
+        for (e, mesh) in self.along(centre, dir, length, bound) {
+            let local = (centre - e.region.mesh.origin).as_vec3();
+            let at = Pose::from_translation(v(local));
+            let hit = cast_shapes(&at, v(motion.as_vec3()), shape, &Pose::IDENTITY, Vector::ZERO, mesh, options);
+            if let Ok(Some(hit)) = hit {
+                let t = f64::from(hit.time_of_impact);
+                if best.is_none_or(|b| t < b.distance) {
+                    let normal = -d(hit.normal1).normalize_or(-dir);
+                    let point = e.region.mesh.origin + d(hit.witness2);
+                    best = Some(Hit { distance: t, point, normal, region: e.region.key, front: true });
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,265 @@
+//! Walking on the planet's colliders: a scripted walk of more than 5 km over
+//! the default planet's home world, across many region, LOD and cube-face
+//! boundaries, never falls through the ground; nor does a walk in a cave.
+//!
+//! The regions under the walker form a cover of mixed LODs (each LOD-1 column
+//! shown whole or as its four LOD-0 columns, picked by a hash of the column),
+//! so the ground under its feet changes LOD every few dozen metres, as it
+//! does while finer regions stream in.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use engine::physics::{Colliders, WalkInput, WalkSettings, Walker};
+use engine::{BuiltRegion, ColumnKey, PlanetBuilder, RegionBuilder};
+use glam::{DVec3, Vec3};
+use jobs::CancelToken;
+use planet::terrain::{Terrain, lat_lon_direction};
+use planet::{PlannedSystem, RegionKey};
+
+struct Ground {
+    terrain: Arc<Terrain>,
+    builder: PlanetBuilder,
+    built: BTreeMap<RegionKey, Arc<BuiltRegion>>,
+    columns: BTreeSet<ColumnKey>,
+    colliders: Colliders,
+}
+
+fn mix(c: ColumnKey) -> u64 {
+    let mut h = (u64::from(c.face) << 56) ^ (u64::from(c.x) << 28) ^ u64::from(c.y) ^ (u64::from(c.lod) << 60);
+    h = (h ^ (h >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 29)
+}
+
+/// The column of the mixed cover that holds LOD-0 column `c`.
+fn cover(c: ColumnKey) -> ColumnKey {
+    let one = ColumnKey { lod: 1, x: c.x >> 1, y: c.y >> 1, ..c };
+    if mix(one).is_multiple_of(2) { one } else { c }
+}
+
+impl Ground {
+    fn new() -> Self {
+        let terrain = Arc::new(Terrain::new(&PlannedSystem::default_system().planets[1]));
+        let builder = PlanetBuilder::new(Arc::clone(&terrain));
+        Self { terrain, builder, built: BTreeMap::new(), columns: BTreeSet::new(), colliders: Colliders::default() }
+    }
+
+    /// Makes the cover's columns within ~40 m of `p` ready (built on two threads).
+    fn around(&mut self, p: DVec3) {
+        let up = p.normalize();
+        let east = DVec3::Y.cross(up).normalize_or(DVec3::X);
+        let north = up.cross(east);
+        let mut columns = BTreeSet::new();
+        for i in -4..=4 {
+            for j in -4..=4 {
+                let q = p + east * (f64::from(i) * 10.0) + north * (f64::from(j) * 10.0);
+                columns.insert(cover(ColumnKey::of(self.terrain.surface_key(q.normalize().as_vec3(), 0))));
+            }
+        }
+        if columns == self.columns {
+            return;
+        }
+        let grid = &self.terrain.grid;
+        let missing: Vec<RegionKey> =
+            columns.iter().flat_map(|c| c.regions(grid)).filter(|k| !self.built.contains_key(k)).collect();
+        let builder = &self.builder;
+        let made: Vec<Arc<BuiltRegion>> = std::thread::scope(|s| {
+            let halves: Vec<_> = [0, 1]
+                .map(|w| {
+                    let missing = &missing;
+                    s.spawn(move || {
+                        missing
+                            .iter()
+                            .skip(w)
+                            .step_by(2)
+                            .map(|&k| Arc::new(builder.build(k, &CancelToken::new()).unwrap()))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .into_iter()
+                .collect();
+            halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        });
+        for r in made {
+            self.built.insert(r.key, r);
+        }
+        let keep: BTreeSet<RegionKey> = columns.iter().flat_map(|c| c.regions(grid)).collect();
+        self.built.retain(|k, _| keep.contains(k));
+        self.colliders = Colliders::new(self.built.values().cloned());
+        self.columns = columns;
+    }
+}
+
+struct Walk {
+    distance: f64,
+    steps: u32,
+    grounded: u32,
+    worst_below: f64,
+    regions: BTreeSet<RegionKey>,
+    lod_changes: u32,
+    faces: BTreeSet<u8>,
+    covered: u32,
+    highest: f64,
+    under_coarser: u32,
+    turns: u32,
+}
+
+/// Walks from `start` (feet, planet-local) for `seconds`, heading turning
+/// slowly and a jump every 7 s; checks every step that the feet are on the
+/// ground (within 5 cm, when standing) and never under it.
+fn walk(ground: &mut Ground, start: DVec3, seconds: f64, speed: f64, in_cave: bool) -> Walk {
+    let gravity = f64::from(ground.terrain.recipe.gravity_mps2);
+    ground.around(start);
+    let mut walker = Walker::new(start, WalkSettings::person(gravity));
+    let up = start.normalize();
+    let mut heading = up.cross(DVec3::Y).normalize_or(DVec3::X);
+    let dt = 1.0 / 30.0;
+    let mut w = Walk {
+        distance: 0.0,
+        steps: 0,
+        grounded: 0,
+        worst_below: 0.0,
+        regions: BTreeSet::new(),
+        lod_changes: 0,
+        faces: BTreeSet::new(),
+        covered: 0,
+        highest: 0.0,
+        under_coarser: 0,
+        turns: 0,
+    };
+    let mut last_lod = None;
+    let mut t = 0.0;
+    let mut check = (0.0, start);
+    while t < seconds {
+        let up = walker.up();
+        heading = (heading - up * heading.dot(up)).normalize();
+        // Stuck (a pit, a steep wall)? Turn right a quarter and go on.
+        if t - check.0 > 4.0 {
+            if walker.position.distance(check.1) < 4.0 * speed * 0.4 {
+                heading = heading.cross(up).normalize();
+                w.turns += 1;
+            }
+            check = (t, walker.position);
+            if std::env::var_os("WALK_TRACE").is_some() {
+                let p = walker.position;
+                eprintln!(
+                    "t {t:.0} r {:.1} lat {:.3} lon {:.3} grounded {} sliding {} n.up {:.2} d {:.0}",
+                    p.length(),
+                    libm::asin(p.y / p.length()).to_degrees(),
+                    libm::atan2(p.z, p.x).to_degrees(),
+                    walker.grounded,
+                    walker.sliding,
+                    walker.ground_normal.dot(walker.up()),
+                    w.distance
+                );
+            }
+        }
+        // Turn a little, one way then the other.
+        let turn = 0.03 * libm::sin(t * 0.05) * dt;
+        heading = (heading + up.cross(heading) * turn).normalize();
+        let jump = (t % 7.0) < dt;
+        ground.around(walker.position);
+        let before = walker.position;
+        walker.step(&ground.colliders, &WalkInput { motion: heading * speed, jump }, dt);
+        t += dt;
+        w.steps += 1;
+        let step = walker.position - before;
+        w.distance += (step - up * step.dot(up)).length();
+        assert!(walker.supported, "no collider under the walker at {:?}", walker.position);
+        // The ground under the feet, from a metre above them.
+        let up = walker.up();
+        let hit = ground
+            .colliders
+            .ground_below(walker.position + up * 1.0, 500.0)
+            .unwrap_or_else(|| panic!("no ground under the walker at t = {t:.2}: {:?}", walker.position));
+        let height = hit.distance - 1.0;
+        w.worst_below = w.worst_below.max(-height);
+        assert!(height > -0.05, "the feet are {:.3} m under the ground at t = {t:.2}", -height);
+        w.highest = w.highest.max(height);
+        if walker.grounded {
+            w.grounded += 1;
+            assert!(height.abs() < 0.05, "standing {height:.3} m off the ground at t = {t:.2}");
+        }
+        // In the air, not in the rock: the first surface above the feet, if
+        // any, is a roof seen from below (its outer side). Where it is the
+        // edge of a neighbour of another LOD, the two meshes of one ground
+        // may disagree by up to half the coarser cell.
+        if let Some(roof) = ground.colliders.ray_cast(walker.position + up * 0.05, up, 300.0) {
+            if in_cave {
+                w.covered += 1;
+            }
+            if !roof.front {
+                let coarse = f64::from(ground.terrain.grid.cell_m(roof.region.lod.max(hit.region.lod)));
+                let excused = roof.region.lod != hit.region.lod && roof.distance < 0.5 * coarse;
+                assert!(excused, "the walker is {:.2} m inside the ground at t = {t:.2}", roof.distance);
+                w.under_coarser += 1;
+            }
+        }
+        w.regions.insert(hit.region);
+        w.faces.insert(hit.region.face);
+        if last_lod.is_some_and(|l| l != hit.region.lod) {
+            w.lod_changes += 1;
+        }
+        last_lod = Some(hit.region.lod);
+    }
+    w
+}
+
+/// Feet on the top surface at a latitude and longitude.
+fn surface_at(ground: &mut Ground, lat: f32, lon: f32) -> DVec3 {
+    let d = lat_lon_direction(lat, lon).as_dvec3();
+    let high = d * (f64::from(ground.terrain.grid.radius_m) + 2000.0);
+    ground.around(d * f64::from(ground.terrain.grid.radius_m));
+    let hit = ground.colliders.ground_below(high, 3000.0).expect("the ground is under the sky");
+    ground.around(hit.point);
+    hit.point
+}
+
+#[test]
+fn a_five_kilometre_walk_never_falls_through_the_ground() {
+    let mut ground = Ground::new();
+    // Towards the edge of faces 0 and 4 (at 45° east), and beyond.
+    let start = surface_at(&mut ground, 20.0, 36.0);
+    let w = walk(&mut ground, start, 780.0, 7.0, false);
+    eprintln!(
+        "walked {:.0} m in {} steps, standing {:.1}%, {} regions, {} LOD changes, faces {:?}, worst {:.3} m under, highest {:.2} m over, {} steps under a coarser neighbour's edge, {} turns when stuck",
+        w.distance,
+        w.steps,
+        100.0 * f64::from(w.grounded) / f64::from(w.steps),
+        w.regions.len(),
+        w.lod_changes,
+        w.faces,
+        w.worst_below,
+        w.highest,
+        w.under_coarser,
+        w.turns
+    );
+    assert!(w.distance > 5000.0, "walked only {:.0} m", w.distance);
+    assert!(w.regions.len() > 150, "crossed only {} regions", w.regions.len());
+    assert!(w.lod_changes > 50, "only {} LOD changes", w.lod_changes);
+    assert!(w.faces.len() > 1, "stayed on face {:?}", w.faces);
+    assert!(f64::from(w.grounded) > 0.8 * f64::from(w.steps), "standing only {} of {} steps", w.grounded, w.steps);
+}
+
+#[test]
+fn a_walk_in_a_cave_never_falls_through_its_floor() {
+    let mut ground = Ground::new();
+    let terrain = Arc::clone(&ground.terrain);
+    // A cave mouth's tunnel: start on its floor, well inside.
+    let centre = lat_lon_direction(20.0, 30.0) * terrain.grid.radius_m;
+    let mouths = terrain.cave_mouths_near(centre - Vec3::splat(800.0), centre + Vec3::splat(800.0));
+    let tunnel = mouths.iter().find(|c| c.a != c.b).expect("a cave mouth near the start");
+    let inside = ((tunnel.a + tunnel.b) * 0.5).as_dvec3();
+    ground.around(inside);
+    let floor = ground.colliders.ground_below(inside, 30.0).expect("the tunnel has a floor").point;
+    let w = walk(&mut ground, floor + floor.normalize() * 0.1, 60.0, 3.0, true);
+    eprintln!(
+        "cave: walked {:.0} m, standing {:.1}%, under a roof {:.1}%, worst {:.3} m under",
+        w.distance,
+        100.0 * f64::from(w.grounded) / f64::from(w.steps),
+        100.0 * f64::from(w.covered) / f64::from(w.steps),
+        w.worst_below
+    );
+    assert!(w.distance > 20.0, "walked only {:.0} m", w.distance);
+    assert!(f64::from(w.covered) > 0.5 * f64::from(w.steps), "mostly not in the cave");
+}

@@ -1,0 +1,38 @@
+//! The physics and navigation stages of a region, after spherify
+//! (DESIGN.md, "The data flow": `SphereMesh ─► Collider + NavMesh`):
+//!
+//! - [`collider`]: the region's collision mesh, a `parry3d` `TriMesh` with its
+//!   BVH, built from the terrain and block triangles (owned and overlap, so a
+//!   neighbour at another LOD leaves no gap to fall through);
+//! - [`navmesh`]: the walkable triangles (slope against the local up, above
+//!   the sea, with headroom under the region's own surface) as navigation
+//!   polygons with their neighbours inside the region and the open edges
+//!   where the engine links them to the neighbouring regions.
+//!
+//! Both are pure functions of the mesh (and the recipe's sea and radius):
+//! the same bytes on any thread, in any order. `parry3d` is built with its
+//! `enhanced-determinism` feature, so its math goes through libm too.
+//!
+//! ```
+//! use planet::PlannedSystem;
+//! use planet::mesh::{MeshWorkspace, polygonize, spherify};
+//! use planet::physics::{NavSettings, collider, navmesh};
+//! use planet::terrain::{Terrain, lat_lon_direction};
+//!
+//! let system = PlannedSystem::default_system();
+//! let terrain = Terrain::new(&system.planets[1]);
+//! let key = terrain.surface_key(lat_lon_direction(20.0, 30.0), 1);
+//! let columns = terrain.columns(key);
+//! let voxels = terrain.voxels(&columns);
+//! let mesh = spherify(&terrain.grid, &polygonize(&terrain, &columns, &voxels, &mut MeshWorkspace::default()));
+//! let collider = collider(&mesh);
+//! let nav = navmesh(&mesh, &collider, &NavSettings::for_recipe(&terrain.recipe));
+//! assert!(nav.polygons.len() <= mesh.terrain.indices.len() / 3);
+//! ```
+
+mod collider;
+mod navmesh;
+
+pub use collider::{Collider, collider};
+pub use navmesh::{NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
+pub use parry3d;

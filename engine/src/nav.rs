@@ -4,10 +4,10 @@
 //!
 //! Polygons link to their neighbours inside their region (the navmesh stage
 //! found those), and open edges link across regions: edges whose corners are
-//! the same f32 planet-local points join (neighbouring regions at one LOD,
-//! across cube-face edges too, share their boundary vertices bit for bit), and
-//! edges left over that lie along one another join between regions of
-//! different LODs. A path is A* over polygon centres, then pulled tight
+//! the same f32 planet-local points join (neighbouring regions at one LOD
+//! share their boundary vertices bit for bit), and edges left over that lie
+//! along one another join between regions of different LODs or faces (the
+//! meshes of two faces need not share corners along their edge). A path is A* over polygon centres, then pulled tight
 //! through the portals of its corridor with the funnel algorithm, each turn
 //! measured against the local up. Everything is ordered (regions by key,
 //! polygons by index, ties by id), so a query gives the same path whatever
@@ -168,18 +168,22 @@ impl NavGraph {
         }
         for &i in &rest {
             let (bx, by, bz) = bucket((open[i].a + open[i].b) * 0.5);
-            let lod_i = regions[open[i].mesh as usize].key.lod;
+            let key_i = regions[open[i].mesh as usize].key;
             for dx in -1..=1 {
                 for dy in -1..=1 {
                     for dz in -1..=1 {
                         let Some(cands) = grid.get(&(bx + dx, by + dy, bz + dz)) else { continue };
                         for &j in cands {
                             let (ei, ej) = (&open[i], &open[j]);
-                            if regions[ej.mesh as usize].key.lod == lod_i {
-                                continue;
-                            }
+                            let key_j = regions[ej.mesh as usize].key;
                             let (li, lj) = (ei.a.distance(ei.b), ej.a.distance(ej.b));
                             let (long, short) = if li >= lj { (ei, ej) } else { (ej, ei) };
+                            // Same LOD and face: exact corners or nothing. Across
+                            // LODs, and across a cube-face edge (where the two
+                            // faces' meshes need not share corners), along one another.
+                            if key_j.lod == key_i.lod && key_j.face == key_i.face {
+                                continue;
+                            }
                             let tol = 0.25 * li.max(lj) + 0.1;
                             if to_segment(short.a, long.a, long.b) > tol || to_segment(short.b, long.a, long.b) > tol {
                                 continue;

@@ -15,15 +15,15 @@ use planet::physics::{NavSettings, collider, navmesh};
 use planet::terrain::{Terrain, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey};
 
-/// Surface regions of the golden set, and one a cave runs through.
+/// Surface regions: dry land at three LODs, a desert, and a sea floor (no walkable polygons).
 fn regions() -> Vec<(String, Terrain, RegionKey)> {
     let system = PlannedSystem::default_system();
     let cases: [(&str, usize, f32, f32, u8); 5] = [
-        ("rocky_mountains_lod0", 1, 43.5, -179.5, 0),
-        ("rocky_coast_lod0", 1, 2.0, -15.0, 0),
+        ("rocky_seafloor_lod0", 1, 43.5, -179.5, 0),
+        ("rocky_continent_lod0", 1, -15.0, 0.0, 0),
+        ("rocky_continent_lod1", 1, -15.0, 0.0, 1),
+        ("rocky_continent_lod4", 1, -15.0, 0.0, 4),
         ("desert_dunes_lod0", 3, 10.0, 10.0, 0),
-        ("rocky_mountains_lod3", 1, 43.5, -179.5, 3),
-        ("rocky_plains_lod1", 1, 20.0, 30.0, 1),
     ];
     cases
         .iter()

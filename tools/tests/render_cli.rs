@@ -187,6 +187,21 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
     let top = image.get_pixel(160, 2).0;
     assert!(top[2] > top[0], "the top of the window is not sky: {top:?}");
 
+    // Walk mode: land (walk toggles on), walk and jump; the readout says so.
+    let script = dir.join("walk.json");
+    std::fs::write(
+        &script,
+        r#"[{"until": 0.3}, {"until": 0.5, "keys": ["walk"]}, {"until": 2.0, "keys": ["w", "jump"]}, {"until": 1e9, "keys": ["w"]}]"#,
+    )
+    .unwrap();
+    let out = planet(
+        &["fly", "--script", script.to_str().unwrap(), "--seconds", "3", "--size", "320x180", "--threads", "2"],
+        &[("DISPLAY", server.display.as_str())],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.lines().any(|l| l.starts_with("planet: ") && l.contains(" | walk")), "not walking: {err}");
+
     let bad = planet(&["fly", "--script", "nowhere.json"], &[("DISPLAY", server.display.as_str())]);
     assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
     let bad = planet(&["fly", "--seconds", "0"], &[("DISPLAY", server.display.as_str())]);

@@ -5,6 +5,11 @@
 //! one planet to the next with no loading screen. The title bar reads fps,
 //! altitude, speed, the nearest planet and the regions ready and queued.
 //!
+//! `G` toggles walk mode: gravity towards the planet's centre (the recipe's
+//! `gravity_mps2`), walking on the terrain's colliders (`engine::physics`),
+//! Space to jump, slopes too steep to stand on slide the walker off; `G`
+//! again flies on from where it stands.
+//!
 //! `--script` replaces the keyboard and mouse with a timed input script (a
 //! built-in name or a JSON file) and `--seconds` quits after that long,
 //! writing `--screenshot`: how the client is tested under Xvfb.
@@ -14,6 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use engine::physics::{Colliders, WalkInput, WalkSettings, Walker};
 use engine::{Pose, ViewSpec, World};
 use glam::DVec3;
 use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
@@ -60,7 +66,7 @@ pub struct Args {
 pub struct ScriptStep {
     /// Seconds since the start at which the step ends.
     pub until: f64,
-    /// Keys held: w a s d up down boost.
+    /// Keys held: w a s d up down boost, walk (toggles walk mode when first held), jump.
     #[serde(default)]
     pub keys: Vec<String>,
     /// Turn rate, degrees per second: right, up.
@@ -80,7 +86,7 @@ fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
     let text = if name == "takeoff" { TAKEOFF.to_string() } else { crate::load::read(std::path::Path::new(name))? };
     let steps: Vec<ScriptStep> =
         serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("error: script {name}: {e}")))?;
-    let known = ["w", "a", "s", "d", "up", "down", "boost"];
+    let known = KEYS;
     for (i, step) in steps.iter().enumerate() {
         if let Some(k) = step.keys.iter().find(|k| !known.contains(&k.as_str())) {
             return Err(Failure::Invalid(format!(
@@ -161,6 +167,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         frames: 0,
         fps: 0.0,
         speed: 0.0,
+        walker: None,
+        walk_held: false,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
     eprintln!("{}", app.title(app.fps));
@@ -195,6 +203,10 @@ struct Client {
     frames: u32,
     fps: f64,
     speed: f64,
+    /// The walking body, in walk mode (feet, planet-local).
+    walker: Option<Walker>,
+    /// Whether the walk key was held last frame (it toggles when pressed).
+    walk_held: bool,
 }
 
 impl std::fmt::Debug for Client {
@@ -212,6 +224,7 @@ fn key_name(code: KeyCode) -> Option<&'static str> {
         KeyCode::Space | KeyCode::KeyE => "up",
         KeyCode::KeyQ | KeyCode::KeyC | KeyCode::ControlLeft => "down",
         KeyCode::ShiftLeft | KeyCode::ShiftRight => "boost",
+        KeyCode::KeyG => "walk",
         _ => return None,
     })
 }
@@ -234,6 +247,8 @@ impl Client {
         };
         let (planet, _) = self.world.nearest(self.pose.position);
         let up = (self.pose.position - planet.position).normalize();
+        let walk_pressed = held.contains("walk") && !self.walk_held;
+        self.walk_held = held.contains("walk");
         // Look: yaw about the local up, pitch about the right axis, kept short
         // of straight up or down; the horizon stays level.
         let (yaw, pitch) = (look.0.to_radians(), look.1.to_radians());
@@ -254,10 +269,48 @@ impl Client {
                 motion += dir;
             }
         }
+        if walk_pressed {
+            self.walker = match self.walker {
+                Some(_) => None,
+                None => {
+                    let gravity = f64::from(self.world.system.planets[planet.index as usize].recipe.gravity_mps2);
+                    let feet = self.pose.position - planet.position - up * EYE_M;
+                    Some(Walker::new(feet, WalkSettings::person(gravity)))
+                }
+            };
+        }
+        if let Some(mut walker) = self.walker {
+            // Walk: the keys move the feet across the ground, up (or jump) jumps.
+            let planet_index = planet.index;
+            let centre = planet.position;
+            let colliders = match self.world.attached() {
+                Some(a) if a.planet == planet_index => Colliders::shown(&a.streamer),
+                _ => Colliders::default(),
+            };
+            let up = walker.up();
+            let flat = (forward - up * forward.dot(up)).normalize_or_zero();
+            let right = flat.cross(up).normalize_or(DVec3::X);
+            let mut across = DVec3::ZERO;
+            for (key, dir) in [("w", flat), ("s", -flat), ("d", right), ("a", -right)] {
+                if held.contains(key) {
+                    across += dir;
+                }
+            }
+            self.speed = if held.contains("boost") { 9.0 } else { 4.0 };
+            let input = WalkInput {
+                motion: across.normalize_or_zero() * self.speed,
+                jump: held.contains("jump") || held.contains("up"),
+            };
+            walker.step(&colliders, &input, dt);
+            self.walker = Some(walker);
+            let eye = centre + walker.position + walker.up() * EYE_M;
+            self.pose = Pose::looking(eye, forward, walker.up());
+            return;
+        }
         let mut position = self.pose.position + motion.normalize_or_zero() * self.speed * dt;
         // Never below the ground: at least eye height over it (or over the sea).
         let (planet, distance) = self.world.nearest(position);
-        let floor = planet.radius + self.world.ground_height(planet, position) + 1.7;
+        let floor = planet.radius + self.world.ground_height(planet, position) + EYE_M;
         if distance < floor {
             position = planet.position + (position - planet.position).normalize() * floor;
         }
@@ -271,16 +324,29 @@ impl Client {
         let altitude = self.world.altitude(self.pose.position);
         let (ready, queued) =
             self.world.attached().map_or((0, 0), |a| (a.report.ready, a.report.wanted - a.report.ready));
+        let mode = match &self.walker {
+            Some(w) if w.grounded => "walk",
+            Some(w) if w.sliding => "walk (sliding)",
+            Some(w) if !w.supported => "walk (waiting for ground)",
+            Some(_) => "walk (in the air)",
+            None => "fly",
+        };
         format!(
-            "planet: {fps:.0} fps | alt {} | {} | near {name} | regions {ready} ready, {queued} queued",
+            "planet: {fps:.0} fps | {mode} | alt {} | {} | near {name} | regions {ready} ready, {queued} queued",
             metres(altitude),
             speed(self.speed)
         )
     }
 }
 
+/// Keys an input script may hold.
+const KEYS: [&str; 9] = ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump"];
+
+/// Eye height over the feet in walk mode, metres (also the flight floor).
+const EYE_M: f64 = 1.7;
+
 fn key_str(k: &str) -> Option<&'static str> {
-    ["w", "a", "s", "d", "up", "down", "boost"].into_iter().find(|&n| n == k)
+    KEYS.into_iter().find(|&n| n == k)
 }
 
 fn metres(m: f64) -> String {

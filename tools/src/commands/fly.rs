@@ -332,7 +332,7 @@ impl Client {
             None => "fly",
         };
         format!(
-            "planet: {fps:.0} fps | {mode} | alt {} | {} | near {name} | regions {ready} ready, {queued} queued",
+            "planet: {fps:.0} fps | alt {} | {} | {mode} | near {name} | regions {ready} ready, {queued} queued",
             metres(altitude),
             speed(self.speed)
         )

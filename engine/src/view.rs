@@ -168,6 +168,34 @@ pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
     lat_lon_of(noon)
 }
 
+/// A cave mouth on `planet`'s day side over dry land, nearest the spot under
+/// the sun, as a view from `back_m` metres in front of it, 4 m up, looking
+/// into it; None when the planet has no caves there.
+#[must_use]
+pub fn sunlit_cave_mouth(world: &World, planet: u32, back_m: f64) -> Option<ViewSpec> {
+    let p = &world.planets[planet as usize];
+    let (lat, lon) = sunlit_land(world, planet);
+    let centre = planet::terrain::lat_lon_direction(lat as f32, lon as f32) * p.terrain.recipe.radius_m;
+    let reach = glam::Vec3::splat(1500.0);
+    let mut mouths = p.terrain.cave_mouths_near(centre - reach, centre + reach);
+    mouths.sort_by(|a, b| a.a.distance(centre).total_cmp(&b.a.distance(centre)));
+    let sea = p.terrain.recipe.sea;
+    let mouth = mouths.into_iter().find(|m| {
+        let h = p.terrain.surface_height_at(m.a.normalize());
+        !sea.enabled || h > sea.level_m + 3.0
+    })?;
+    // Stand back from the mouth along the tunnel's way in, reversed.
+    let up = mouth.a.as_dvec3().normalize();
+    let inward = (mouth.b - mouth.a).as_dvec3();
+    let level = (inward - up * inward.dot(up)).normalize_or(DVec3::X);
+    let stand = (mouth.a.as_dvec3() - level * back_m).normalize();
+    let (lat, lon) = lat_lon_of(stand);
+    let north = (DVec3::Y - stand * stand.y).normalize_or(DVec3::X);
+    let east = north.cross(stand);
+    let heading = libm::atan2(level.dot(east), level.dot(north)).to_degrees();
+    Some(ViewSpec { planet, lat, lon, alt: 4.0, heading, pitch: -12.0, look: None, fov: 60.0 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,11 +222,26 @@ mod tests {
             std::sync::Arc::new(planet::PlannedSystem::default_system()),
             crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
         );
+        for planet in 0..5 {
+            let (lat, lon) = sunlit_land(&world, planet);
+            println!("sunlit land of planet {planet}: lat={lat:.4},lon={lon:.4}");
+        }
         let (lat, lon) = sunlit_land(&world, 1);
         let p = &world.planets[1];
         let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32);
         assert!(p.terrain.surface_height_at(d) > p.terrain.recipe.sea.level_m);
         assert!(d.as_dvec3().dot(-p.position.normalize()) > 0.3, "not on the day side");
+    }
+
+    #[test]
+    fn a_cave_mouth_is_found_and_faced() {
+        let world = World::new(
+            std::sync::Arc::new(planet::PlannedSystem::default_system()),
+            crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
+        );
+        let view = sunlit_cave_mouth(&world, 1, 15.0).expect("the home planet has caves");
+        println!("cave mouth view: lat={:.5},lon={:.5},heading={:.1}", view.lat, view.lon, view.heading);
+        assert!(view.lat.is_finite() && view.heading.is_finite());
     }
 
     #[test]

@@ -8,14 +8,16 @@
 //! local space is system space minus its `position_m` (planets do not turn).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use glam::{DVec3, Vec3};
+use jobs::CancelToken;
 use parking_lot::Mutex;
 use planet::PlannedSystem;
 use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
 use planet::terrain::Terrain;
 
-use crate::builder::PlanetBuilder;
+use crate::builder::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use crate::cache::RegionCache;
 use crate::camera::Camera;
 use crate::streamer::{FrameReport, RegionJobs, StreamSettings, Streamer};
@@ -36,6 +38,9 @@ pub struct WorldSettings {
     pub detach_radii: f64,
     /// Quads along a proxy's face edge.
     pub proxy_quads: u32,
+    /// Extra time every region job spends before its stages: zero, except
+    /// where a test plants a slow stage (the smoke tests check they catch it).
+    pub slow_builds: Duration,
 }
 
 impl Default for WorldSettings {
@@ -47,6 +52,7 @@ impl Default for WorldSettings {
             attach_radii: 6.0,
             detach_radii: 7.0,
             proxy_quads: PROXY_QUADS,
+            slow_builds: Duration::ZERO,
         }
     }
 }
@@ -66,13 +72,30 @@ pub struct WorldPlanet {
     pub proxy: Arc<ProxyMesh>,
 }
 
+/// The region builder the world streams with: the planet's stages, after
+/// `WorldSettings::slow_builds` of idling.
+#[derive(Debug)]
+pub struct WorldBuilder {
+    stages: PlanetBuilder,
+    delay: Duration,
+}
+
+impl RegionBuilder for WorldBuilder {
+    fn build(&self, key: planet::RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
+        if !self.delay.is_zero() {
+            std::thread::sleep(self.delay);
+        }
+        self.stages.build(key, cancel)
+    }
+}
+
 /// The streamed planet.
 #[derive(Debug)]
 pub struct Attached {
     /// Which planet.
     pub planet: u32,
     /// Its streamer.
-    pub streamer: Streamer<PlanetBuilder>,
+    pub streamer: Streamer<WorldBuilder>,
     /// The last update's report.
     pub report: FrameReport,
 }
@@ -192,7 +215,8 @@ impl World {
             self.attached = None;
             if attach {
                 let planet = &self.planets[near_index as usize];
-                let builder = Arc::new(PlanetBuilder::new(Arc::clone(&planet.terrain)));
+                let stages = PlanetBuilder::new(Arc::clone(&planet.terrain));
+                let builder = Arc::new(WorldBuilder { stages, delay: self.settings.slow_builds });
                 let signature = self.system.planets[near_index as usize].signature();
                 let streamer = Streamer::new(
                     signature,

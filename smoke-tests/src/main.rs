@@ -1,10 +1,85 @@
-//! The smoke-test runner (issue 7): streams and renders fixed scenarios,
-//! saves screenshots and performance figures, compares them with baselines
-//! and writes a report. Not built yet; until then it says so and exits 2.
+//! `smoke-tests`: runs the scenarios, compares them with the baselines, writes
+//! `report.html`. Exit codes: 0 all match, 1 a regression (one line each on
+//! stderr), 2 bad input.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use smoke_tests::{SmokeOptions, run_smoke};
+
+/// Screenshots and performance for every build, compared with baselines.
+#[derive(Debug, Parser)]
+#[command(name = "smoke-tests", version, about)]
+struct Cli {
+    /// Output folder: screenshots, diffs, report.json, report.html.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Run only this scenario (repeatable).
+    #[arg(long, value_name = "NAME")]
+    scenario: Vec<String>,
+    /// Only the short set (what CI runs).
+    #[arg(long)]
+    short: bool,
+    /// Rewrite the baselines with this run's screenshots and figures.
+    #[arg(long)]
+    bless: bool,
+    /// Scenario folder.
+    #[arg(long, value_name = "DIR")]
+    scenarios: Option<PathBuf>,
+    /// Baseline folder.
+    #[arg(long, value_name = "DIR")]
+    baselines: Option<PathBuf>,
+    /// Job threads, 1..=64.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    threads: usize,
+    /// Seconds a keyframe may take to settle, 1..=600.
+    #[arg(long, value_name = "S", default_value_t = 120.0)]
+    settle_timeout: f64,
+}
 
 fn main() -> ExitCode {
-    eprintln!("smoke-tests: no scenarios yet; the runner arrives with rendering (issues 6 and 7)");
-    ExitCode::from(2)
+    std::panic::set_hook(Box::new(|info| eprintln!("internal error: {info}")));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    if !(1..=64).contains(&cli.threads) {
+        eprintln!("error: --threads {}: must be in 1..=64", cli.threads);
+        return ExitCode::from(2);
+    }
+    if !(1.0..=600.0).contains(&cli.settle_timeout) {
+        eprintln!("error: --settle-timeout {}: must be in 1..=600", cli.settle_timeout);
+        return ExitCode::from(2);
+    }
+    let mut options = SmokeOptions::repository();
+    options.out = cli.out.unwrap_or(options.out);
+    options.scenarios = cli.scenarios.unwrap_or(options.scenarios);
+    options.baselines = cli.baselines.unwrap_or(options.baselines);
+    options.names = cli.scenario;
+    options.short = cli.short;
+    options.bless = cli.bless;
+    options.run.threads = cli.threads;
+    options.run.settle_timeout = Duration::from_secs_f64(cli.settle_timeout);
+    match run_smoke(&options, &mut |line| eprintln!("{line}")) {
+        Ok(report) => {
+            println!("{}", options.out.join("report.html").display());
+            if report.passed {
+                ExitCode::SUCCESS
+            } else {
+                for failure in &report.failures {
+                    eprintln!("REGRESSION {failure}");
+                }
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -1,0 +1,226 @@
+//! Comparing a run with its baseline. Images: a perceptual difference per
+//! pixel (distance in Oklab, x100, about one "just noticeable" step per
+//! unit); a keyframe fails when more than `MAX_CHANGED` of its pixels differ
+//! by more than `PIXEL_DELTA`. Performance: each figure as a ratio against
+//! the baseline, times first divided by each run's calibration so machines of
+//! different speeds compare; a figure more than `ALLOWANCE` worse (and worse
+//! by more than its noise floor) fails.
+
+use std::path::Path;
+
+use image::{Rgba, RgbaImage};
+use serde::{Deserialize, Serialize};
+
+use crate::run::ScenarioResult;
+
+/// A pixel differs when its Oklab distance (x100) is above this.
+pub const PIXEL_DELTA: f32 = 6.0;
+/// A keyframe fails when more than this share of its pixels differ.
+pub const MAX_CHANGED: f64 = 0.005;
+/// A performance figure fails when this much worse than the baseline.
+pub const ALLOWANCE: f64 = 0.25;
+
+/// One keyframe's image against its baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImageCheck {
+    /// Keyframe.
+    pub keyframe: String,
+    /// Whether there was a baseline image.
+    pub has_baseline: bool,
+    /// Share of pixels that differ.
+    pub changed: f64,
+    /// Mean difference over all pixels.
+    pub mean_delta: f64,
+    /// Within tolerance (true when there is no baseline to compare with).
+    pub pass: bool,
+}
+
+/// One performance figure against its baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricCheck {
+    /// What it is.
+    pub name: String,
+    /// This run's figure (raw units).
+    pub current: f64,
+    /// The baseline's figure (raw units).
+    pub baseline: f64,
+    /// Calibrated ratio, current over baseline (above 1 is worse).
+    pub ratio: f64,
+    /// Within the allowance.
+    pub pass: bool,
+}
+
+/// A scenario's comparison.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Per keyframe.
+    pub images: Vec<ImageCheck>,
+    /// Per figure.
+    pub metrics: Vec<MetricCheck>,
+    /// One line per failure.
+    pub failures: Vec<String>,
+    /// Whether a baseline existed.
+    pub has_baseline: bool,
+}
+
+/// The figures compared: name, value, whether it is a time (calibrated), and
+/// its noise floor (a difference smaller than this never fails).
+#[must_use]
+pub fn figures(r: &ScenarioResult) -> Vec<(String, f64, bool, f64)> {
+    let stage = |name: &str| r.stages.get(name).map_or(0.0, |p| p.p50);
+    let settle: f64 = r.keyframes.iter().map(|k| k.settle_s).sum();
+    vec![
+        ("engine ms/frame p50".into(), r.frame_percentiles(|f| f.engine_ms).p50, true, 0.5),
+        ("render ms/frame p50".into(), r.frame_percentiles(|f| f.render_ms).p50, true, 0.5),
+        ("apply ms/frame p50".into(), r.frame_percentiles(|f| f.apply_ms).p50, true, 0.3),
+        ("generate ms p50".into(), stage("generate"), true, 0.3),
+        ("polygonize ms p50".into(), stage("polygonize"), true, 0.3),
+        ("spherify ms p50".into(), stage("spherify"), true, 0.3),
+        // Whole jobs share the cores with the device (lavapipe renders on the
+        // CPU), and settling depends on how far streaming got along the path:
+        // both swing by several milliseconds and a second from run to run.
+        ("region job ms p50".into(), stage("region job"), true, 5.0),
+        ("settle s (all keyframes)".into(), settle, true, 1.0),
+        ("s per 1000 regions".into(), 1000.0 / r.regions_per_s.max(1e-9), true, 10.0),
+        ("peak resident MiB".into(), r.peak_rss_mib, false, 64.0),
+    ]
+}
+
+/// Compares `current` (its PNGs in `current_dir`) with `baseline` (PNGs in
+/// `baseline_dir`), writing a diff PNG per keyframe into `current_dir`.
+pub fn compare(
+    current: &ScenarioResult,
+    current_dir: &Path,
+    baseline: Option<&ScenarioResult>,
+    baseline_dir: &Path,
+) -> Result<Comparison, String> {
+    let Some(baseline) = baseline else { return Ok(Comparison::default()) };
+    let mut out = Comparison { has_baseline: true, ..Comparison::default() };
+    let name = &current.name;
+    for k in &current.keyframes {
+        let now = open(&current_dir.join(&k.image))?;
+        let base_path = baseline_dir.join(&k.image);
+        if !base_path.exists() {
+            out.images.push(ImageCheck {
+                keyframe: k.name.clone(),
+                has_baseline: false,
+                changed: 0.0,
+                mean_delta: 0.0,
+                pass: true,
+            });
+            continue;
+        }
+        let base = open(&base_path)?;
+        if base.dimensions() != now.dimensions() {
+            out.failures.push(format!(
+                "{name}/{}: image is {:?}, baseline {:?} (re-bless after changing the size)",
+                k.name,
+                now.dimensions(),
+                base.dimensions()
+            ));
+            continue;
+        }
+        let (diff, changed, mean_delta) = difference(&now, &base);
+        let diff_path = current_dir.join(format!("{}.diff.png", k.name));
+        diff.save(&diff_path).map_err(|e| format!("cannot write {}: {e}", diff_path.display()))?;
+        let pass = changed <= MAX_CHANGED;
+        if !pass {
+            out.failures.push(format!(
+                "{name}/{}: image changed: {:.2}% of pixels differ (allowed {:.2}%), mean difference {mean_delta:.2}",
+                k.name,
+                changed * 100.0,
+                MAX_CHANGED * 100.0
+            ));
+        }
+        out.images.push(ImageCheck { keyframe: k.name.clone(), has_baseline: true, changed, mean_delta, pass });
+    }
+    for k in &baseline.keyframes {
+        if !current.keyframes.iter().any(|c| c.name == k.name) {
+            out.failures.push(format!("{name}/{}: keyframe is in the baseline but was not captured", k.name));
+        }
+    }
+    let base_figures = figures(baseline);
+    for (metric, value, is_time, floor) in figures(current) {
+        let Some(&(_, base, _, _)) = base_figures.iter().find(|b| b.0 == metric) else { continue };
+        let scale = if is_time { baseline.calibration_ms / current.calibration_ms.max(1e-9) } else { 1.0 };
+        let scaled = value * scale;
+        let ratio = if base > 0.0 { scaled / base } else { 1.0 };
+        let pass = ratio <= 1.0 + ALLOWANCE || scaled - base <= floor;
+        if !pass {
+            out.failures.push(format!(
+                "{name}: {metric} is {:.0}% worse than the baseline ({value:.3} now, {base:.3} then, calibrated ratio {ratio:.2})",
+                (ratio - 1.0) * 100.0
+            ));
+        }
+        out.metrics.push(MetricCheck { name: metric, current: value, baseline: base, ratio, pass });
+    }
+    Ok(out)
+}
+
+fn open(path: &Path) -> Result<RgbaImage, String> {
+    Ok(image::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?.to_rgba8())
+}
+
+/// Oklab of an sRGB8 pixel, x100.
+fn oklab(p: Rgba<u8>) -> [f32; 3] {
+    let lin = |c: u8| {
+        let s = f32::from(c) / 255.0;
+        if s <= 0.040_45 { s / 12.92 } else { libm::powf((s + 0.055) / 1.055, 2.4) }
+    };
+    let (r, g, b) = (lin(p.0[0]), lin(p.0[1]), lin(p.0[2]));
+    let l = libm::cbrtf(0.412_221_46 * r + 0.536_332_55 * g + 0.051_445_995 * b);
+    let m = libm::cbrtf(0.211_903_5 * r + 0.680_699_5 * g + 0.107_396_96 * b);
+    let s = libm::cbrtf(0.088_302_46 * r + 0.281_718_85 * g + 0.629_978_7 * b);
+    [
+        100.0 * (0.210_454_26 * l + 0.793_617_8 * m - 0.004_072_047 * s),
+        100.0 * (1.977_998_5 * l - 2.428_592_2 * m + 0.450_593_7 * s),
+        100.0 * (0.025_904_037 * l + 0.782_771_77 * m - 0.808_675_77 * s),
+    ]
+}
+
+/// The diff image (the current frame dimmed to grey, differing pixels red
+/// by how much), the share of differing pixels and the mean difference.
+#[must_use]
+pub fn difference(now: &RgbaImage, base: &RgbaImage) -> (RgbaImage, f64, f64) {
+    let mut diff = RgbaImage::new(now.width(), now.height());
+    let (mut changed, mut total) = (0u64, 0f64);
+    for (x, y, p) in now.enumerate_pixels() {
+        let (a, b) = (oklab(*p), oklab(*base.get_pixel(x, y)));
+        let d = {
+            let (x, y, z) = (a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+            libm::sqrtf(x * x + y * y + z * z)
+        };
+        total += f64::from(d);
+        let grey = (a[0].clamp(0.0, 100.0) * 0.6) as u8;
+        let pixel = if d > PIXEL_DELTA {
+            changed += 1;
+            Rgba([255, (255.0 - (d * 4.0).min(255.0)) as u8 / 3, 0, 255])
+        } else {
+            Rgba([grey, grey, grey, 255])
+        };
+        diff.put_pixel(x, y, pixel);
+    }
+    let n = f64::from(now.width() * now.height()).max(1.0);
+    (diff, changed as f64 / n, total / n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_count_what_a_person_would_see() {
+        let a = RgbaImage::from_pixel(10, 10, Rgba([100, 150, 200, 255]));
+        let mut b = a.clone();
+        let (_, changed, mean) = difference(&a, &b);
+        assert_eq!((changed, mean), (0.0, 0.0));
+        // One level of one channel: invisible.
+        b.put_pixel(0, 0, Rgba([101, 150, 200, 255]));
+        assert_eq!(difference(&a, &b).1, 0.0);
+        // A different colour: counted.
+        b.put_pixel(1, 1, Rgba([200, 50, 20, 255]));
+        let (diff, changed, _) = difference(&a, &b);
+        assert!((changed - 0.01).abs() < 1e-12);
+        assert_eq!(diff.get_pixel(1, 1).0[0], 255);
+    }
+}

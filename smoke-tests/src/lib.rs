@@ -1,0 +1,146 @@
+//! Smoke tests (the talk's per-build screenshots and performance, DESIGN.md):
+//! fixed scenarios (`data/smoke/*.json`) streamed and drawn headless along a
+//! camera path; a PNG per keyframe and the timings that show regressions,
+//! compared with the baselines in `data/smoke/baselines/<backend>/`, and a
+//! report (`report.json`, `report.html`) a person reads at a glance.
+//!
+//! `cargo run --release -p smoke-tests -- [--out DIR] [--scenario NAME] [--short] [--bless]`
+
+pub mod compare;
+pub mod report;
+pub mod run;
+pub mod scenario;
+
+use std::path::{Path, PathBuf};
+
+use compare::compare;
+use report::{Report, ScenarioReport};
+use run::{RunOptions, ScenarioResult, run_scenario};
+use scenario::Scenario;
+
+/// What to run and where.
+#[derive(Clone, Debug)]
+pub struct SmokeOptions {
+    /// Folder of scenario files.
+    pub scenarios: PathBuf,
+    /// Folder of baselines (one subfolder per backend).
+    pub baselines: PathBuf,
+    /// Where screenshots and the report go.
+    pub out: PathBuf,
+    /// Scenario names to run (empty: all, or the short set with `short`).
+    pub names: Vec<String>,
+    /// Only the short set.
+    pub short: bool,
+    /// Rewrite the baselines with this run.
+    pub bless: bool,
+    /// How to run each scenario.
+    pub run: RunOptions,
+}
+
+impl SmokeOptions {
+    /// The repository's scenarios and baselines, output under `target/smoke`.
+    #[must_use]
+    pub fn repository() -> Self {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        Self {
+            scenarios: root.join("data/smoke"),
+            baselines: root.join("data/smoke/baselines"),
+            out: root.join("target/smoke"),
+            names: Vec::new(),
+            short: false,
+            bless: false,
+            run: RunOptions::default(),
+        }
+    }
+}
+
+/// The scenarios `options` selects; unknown names are errors listing the known ones.
+pub fn select(options: &SmokeOptions) -> Result<Vec<Scenario>, String> {
+    let all = scenario::all_in(&options.scenarios)?;
+    for name in &options.names {
+        if !all.iter().any(|s| &s.name == name) {
+            let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+            return Err(format!("--scenario {name}: no such scenario (known: {})", known.join(", ")));
+        }
+    }
+    Ok(all
+        .into_iter()
+        .filter(|s| if options.names.is_empty() { !options.short || s.short } else { options.names.contains(&s.name) })
+        .collect())
+}
+
+/// Runs the selected scenarios, compares them (or blesses them), writes the
+/// report, and returns it; `Err` is for bad input and broken files, not for
+/// regressions (those are `Report::failures`).
+pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Result<Report, String> {
+    let scenarios = select(options)?;
+    if scenarios.is_empty() {
+        return Err(format!("no scenarios in {}", options.scenarios.display()));
+    }
+    std::fs::create_dir_all(&options.out).map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
+    let mut report = Report { passed: true, failures: Vec::new(), blessed: options.bless, scenarios: Vec::new() };
+    for s in &scenarios {
+        progress(&format!(
+            "{}: {} keyframes, {:.0} s of path at {} fps",
+            s.name,
+            s.keyframes.len(),
+            s.duration(),
+            s.fps
+        ));
+        let dir = options.out.join(&s.name);
+        let result = run_scenario(s, &dir, &options.run)?;
+        let base_dir = options.baselines.join(&result.backend).join(&s.name);
+        let baseline = load_baseline(&base_dir)?;
+        for k in &result.keyframes {
+            let from = base_dir.join(&k.image);
+            if from.exists() {
+                let to = dir.join(format!("{}.baseline.png", k.name));
+                std::fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+            }
+        }
+        let comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?;
+        if options.bless {
+            bless(&result, &dir, &base_dir)?;
+            progress(&format!("{}: baseline written to {}", s.name, base_dir.display()));
+        } else {
+            if baseline.is_none() {
+                progress(&format!("{}: no baseline for backend {} (run with --bless)", s.name, result.backend));
+            }
+            report.failures.extend(comparison.failures.iter().cloned());
+        }
+        progress(&format!(
+            "{}: {:.1} s, {} keyframes, {} failures",
+            s.name,
+            result.wall_s,
+            result.keyframes.len(),
+            if options.bless { 0 } else { comparison.failures.len() }
+        ));
+        report.scenarios.push(ScenarioReport { result, comparison, baseline });
+    }
+    report.passed = report.failures.is_empty();
+    report::write(&report, &options.out)?;
+    Ok(report)
+}
+
+fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, String> {
+    let file = dir.join("baseline.json");
+    if !file.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: not a baseline: {e}", file.display()))
+}
+
+/// Rewrites a baseline: PNGs first, then `baseline.json` through a temporary
+/// file, so an interrupted bless never leaves a half-written figure file.
+fn bless(result: &ScenarioResult, from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    for k in &result.keyframes {
+        std::fs::copy(from.join(&k.image), to.join(&k.image))
+            .map_err(|e| format!("cannot write {}: {e}", to.join(&k.image).display()))?;
+    }
+    let json = serde_json::to_string_pretty(result).map_err(|e| e.to_string())?;
+    let temp = to.join("baseline.json.tmp");
+    std::fs::write(&temp, json).map_err(|e| format!("cannot write {}: {e}", temp.display()))?;
+    std::fs::rename(&temp, to.join("baseline.json")).map_err(|e| format!("cannot write {}: {e}", to.display()))
+}

@@ -753,7 +753,11 @@ fn upload_materials(gpu: &Gpu, layout: &wgpu::BindGroupLayout, set: &MaterialSet
         mag_filter: wgpu::FilterMode::Linear,
         min_filter: wgpu::FilterMode::Linear,
         mipmap_filter: wgpu::MipmapFilterMode::Linear,
-        anisotropy_clamp: 4,
+        // Anisotropic filtering on a GPU; not on a CPU device: lavapipe's
+        // anisotropic path loops over the whole footprint, and triplanar
+        // texturing seen at grazing angles near the ground made single
+        // frames take minutes.
+        anisotropy_clamp: if gpu.adapter.get_info().device_type == wgpu::DeviceType::Cpu { 1 } else { 8 },
         ..wgpu::SamplerDescriptor::default()
     });
     // Per layer: parameters, then mean colour (`MaterialGpu` in terrain.wgsl).

@@ -71,7 +71,8 @@ pub fn figures(r: &ScenarioResult) -> Vec<(String, f64, bool, f64)> {
     let settle: f64 = r.keyframes.iter().map(|k| k.settle_s).sum();
     vec![
         ("engine ms/frame p50".into(), r.frame_percentiles(|f| f.engine_ms).p50, true, 0.5),
-        ("render ms/frame p50".into(), r.frame_percentiles(|f| f.render_ms).p50, true, 0.5),
+        // Render CPU time includes the uploads, which follow streaming's pace.
+        ("render ms/frame p50".into(), r.frame_percentiles(|f| f.render_ms).p50, true, 1.5),
         ("apply ms/frame p50".into(), r.frame_percentiles(|f| f.apply_ms).p50, true, 0.3),
         ("generate ms p50".into(), stage("generate"), true, 0.3),
         ("polygonize ms p50".into(), stage("polygonize"), true, 0.3),
@@ -82,7 +83,8 @@ pub fn figures(r: &ScenarioResult) -> Vec<(String, f64, bool, f64)> {
         ("region job ms p50".into(), stage("region job"), true, 5.0),
         ("settle s (all keyframes)".into(), settle, true, 1.0),
         ("s per 1000 regions".into(), 1000.0 / r.regions_per_s.max(1e-9), true, 10.0),
-        ("peak resident MiB".into(), r.peak_rss_mib, false, 64.0),
+        // Peak memory follows how full the region cache got, which follows timing.
+        ("peak resident MiB".into(), r.peak_rss_mib, false, 256.0),
     ]
 }
 

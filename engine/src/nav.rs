@@ -212,8 +212,7 @@ impl NavGraph {
     /// The graph of the regions `streamer` shows.
     #[must_use]
     pub fn shown<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
-        let grid = streamer.tree().grid();
-        Self::new(streamer.visible().iter().flat_map(|c| c.regions(grid)).filter_map(|k| streamer.region(k)))
+        Self::new(streamer.shown_regions())
     }
 
     /// Polygons in the graph.

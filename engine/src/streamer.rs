@@ -159,6 +159,13 @@ impl<B: RegionBuilder> Streamer<B> {
         self.cache.lock().get(&(self.signature, key))
     }
 
+    /// The built regions of the shown columns (what the renderer draws and
+    /// the physics and navigation stand on).
+    pub fn shown_regions(&self) -> impl Iterator<Item = Arc<BuiltRegion>> + '_ {
+        let grid = self.tree.grid();
+        self.visible.iter().flat_map(move |c| c.regions(grid)).filter_map(|k| self.region(k))
+    }
+
     /// Whether every region of `column` is ready.
     #[must_use]
     pub fn column_ready(&self, column: ColumnKey) -> bool {

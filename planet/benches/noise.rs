@@ -5,8 +5,9 @@
 //! summary table of median ns per sample and the ratio of our 5-octave 3D
 //! gradient fbm to the `noise` crate's (the target is a ratio at or below 1).
 
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 use glam::{Vec2, Vec3};
@@ -80,28 +81,8 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// Where criterion wrote its estimates: `$CRITERION_HOME`, else the target
-/// directory that holds this bench binary.
-fn criterion_dir() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(PathBuf::from(target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors().find(|p| p.join("criterion").is_dir()).map(|p| p.join("criterion"))
-}
-
-/// Median ns per sample of one benchmark, from criterion's saved estimates.
-fn ns_per_sample(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(dir.join(group).join(id).join("new").join("estimates.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(v["median"]["point_estimate"].as_f64()? / N as f64)
-}
-
 fn summary() {
-    let Some(dir) = criterion_dir() else {
+    let Some(dir) = common::criterion_dir() else {
         println!("(no criterion output directory found; summary skipped)");
         return;
     };
@@ -148,4 +129,9 @@ fn main() {
     bench(&mut c);
     c.final_summary();
     summary();
+}
+
+/// Median ns per sample of one benchmark.
+fn ns_per_sample(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
+    common::median_ns(dir, group, id).map(|ns| ns / N as f64)
 }

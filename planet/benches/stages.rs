@@ -6,8 +6,9 @@
 //!
 //! `cargo bench -p planet --bench stages` ends with a summary of medians.
 
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::Criterion;
 use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
@@ -62,25 +63,8 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-fn criterion_dir() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(PathBuf::from(target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors().find(|p| p.join("criterion").is_dir()).map(|p| p.join("criterion"))
-}
-
-fn median_us(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(dir.join(group).join(id).join("new").join("estimates.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(v["median"]["point_estimate"].as_f64()? / 1e3)
-}
-
 fn summary() {
-    let Some(dir) = criterion_dir() else {
+    let Some(dir) = common::criterion_dir() else {
         println!("(no criterion output directory found; summary skipped)");
         return;
     };
@@ -123,4 +107,9 @@ fn main() {
     bench(&mut c);
     c.final_summary();
     summary();
+}
+
+/// Median µs per iteration of `group/id`.
+fn median_us(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
+    common::median_ns(dir, group, id).map(|ns| ns / 1e3)
 }

@@ -7,8 +7,9 @@
 //! medians and the ratio naive / ours. Target: a LOD-0 region (both passes)
 //! at or below 1.0 ms on one core.
 
+mod common;
+
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput};
 use planet::PlannedSystem;
@@ -76,26 +77,8 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-fn criterion_dir() -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(PathBuf::from(home));
-    }
-    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
-        return Some(PathBuf::from(target).join("criterion"));
-    }
-    let exe = std::env::current_exe().ok()?;
-    exe.ancestors().find(|p| p.join("criterion").is_dir()).map(|p| p.join("criterion"))
-}
-
-/// Median ns per iteration from criterion's saved estimates.
-fn median_ns(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(dir.join(group).join(id).join("new").join("estimates.json")).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["median"]["point_estimate"].as_f64()
-}
-
 fn summary() {
-    let Some(dir) = criterion_dir() else {
+    let Some(dir) = common::criterion_dir() else {
         println!("(no criterion output directory found; summary skipped)");
         return;
     };
@@ -105,13 +88,13 @@ fn summary() {
     let mut lod0_regions = Vec::new();
     for name in &names {
         let mut line = format!("  {name:<10}");
-        match median_ns(&dir, "columns", name) {
+        match common::median_ns(&dir, "columns", name) {
             Some(ns) => line += &format!(" {:>12.1}", ns / (36.0 * 36.0)),
             None => line += &format!(" {:>12}", "-"),
         }
         for lod in LODS {
-            let v = median_ns(&dir, &format!("voxels_lod{lod}"), name);
-            let r = median_ns(&dir, &format!("region_lod{lod}"), name);
+            let v = common::median_ns(&dir, &format!("voxels_lod{lod}"), name);
+            let r = common::median_ns(&dir, &format!("region_lod{lod}"), name);
             if lod == 0 {
                 lod0_regions.extend(r);
             }
@@ -122,7 +105,7 @@ fn summary() {
         }
         println!("{line}");
     }
-    if let Some(naive) = median_ns(&dir, "naive", "fbm5_every_sample_lod0") {
+    if let Some(naive) = common::median_ns(&dir, "naive", "fbm5_every_sample_lod0") {
         println!("  naive 5-octave fbm at all 36^3 samples: {:.3} ms", naive / 1e6);
         if !lod0_regions.is_empty() {
             lod0_regions.sort_by(f64::total_cmp);

@@ -448,18 +448,8 @@ impl Renderer {
     /// until then its proxy stands in), starts fades; returns bytes uploaded.
     pub fn sync(&mut self, world: &World, now: f64) -> u64 {
         let attached = world.attached().filter(|a| a.report.complete);
-        let shown: Vec<(u32, Arc<engine::BuiltRegion>)> = attached
-            .map(|a| {
-                let grid = &a.streamer.terrain().grid;
-                a.streamer
-                    .visible()
-                    .iter()
-                    .flat_map(|c| c.regions(grid))
-                    .filter_map(|k| a.streamer.region(k))
-                    .map(|r| (a.planet, r))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let shown: Vec<(u32, Arc<engine::BuiltRegion>)> =
+            attached.map(|a| a.streamer.shown_regions().map(|r| (a.planet, r)).collect()).unwrap_or_default();
         for (i, proxy) in self.proxies.iter_mut().enumerate() {
             proxy.set_shown(world.proxy_shown(i as u32), now);
         }

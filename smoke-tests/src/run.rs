@@ -267,18 +267,12 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
 /// Adds the stage times of regions shown now and not seen before.
 fn record_stages(world: &World, seen: &mut BTreeSet<(u32, planet::RegionKey)>, out: &mut BTreeMap<&str, Vec<f64>>) {
     let Some(a) = world.attached() else { return };
-    let grid = &a.streamer.terrain().grid;
-    for column in a.streamer.visible() {
-        for key in column.regions(grid) {
-            if !seen.insert((a.planet, key)) {
-                continue;
-            }
-            if let Some(r) = a.streamer.region(key) {
-                let ms = |d: Duration| d.as_secs_f64() * 1e3;
-                out.entry("generate").or_default().push(ms(r.times.generate));
-                out.entry("polygonize").or_default().push(ms(r.times.polygonize));
-                out.entry("spherify").or_default().push(ms(r.times.spherify));
-            }
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    for r in a.streamer.shown_regions() {
+        if seen.insert((a.planet, r.key)) {
+            out.entry("generate").or_default().push(ms(r.times.generate));
+            out.entry("polygonize").or_default().push(ms(r.times.polygonize));
+            out.entry("spherify").or_default().push(ms(r.times.spherify));
         }
     }
 }

@@ -90,8 +90,7 @@ impl Colliders {
     /// The colliders of the regions `streamer` shows.
     #[must_use]
     pub fn shown<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
-        let grid = streamer.tree().grid();
-        Self::new(streamer.visible().iter().flat_map(|c| c.regions(grid)).filter_map(|k| streamer.region(k)))
+        Self::new(streamer.shown_regions())
     }
 
     /// Regions with a collider.

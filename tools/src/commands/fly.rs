@@ -75,10 +75,12 @@ pub struct ScriptStep {
 }
 
 /// The built-in script: look around on the ground, climb away and turn.
+/// Speed grows with altitude, so climbing is exponential: the climb lasts two
+/// seconds without boost (staying under the top of the air, whatever the frame rate),
+/// then it flies level.
 const TAKEOFF: &str = r#"[
   {"until": 1.0, "look": [20, 0]},
-  {"until": 2.5, "keys": ["w", "up"], "look": [0, 10]},
-  {"until": 4.0, "keys": ["w", "up", "boost"], "look": [-15, -10]},
+  {"until": 3.0, "keys": ["w", "up"], "look": [0, -3]},
   {"until": 1e9, "keys": ["w"]}
 ]"#;
 

@@ -383,8 +383,8 @@ fn mean(v: &[f64]) -> f64 {
     if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
 }
 
-/// The `q` quantile (nearest rank) of `v`; 0 when empty.
-fn percentile(v: &mut [f64], q: f64) -> f64 {
+/// The `q` quantile (nearest rank) of `v`; 0 when empty. Sorts `v`.
+pub fn percentile(v: &mut [f64], q: f64) -> f64 {
     if v.is_empty() {
         return 0.0;
     }

@@ -289,11 +289,11 @@ impl Renderer {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &water_attributes,
         })];
-        let depth = |write: bool| {
+        let depth = |write: bool, compare: wgpu::CompareFunction| {
             Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
                 depth_write_enabled: Some(write),
-                depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                depth_compare: Some(compare),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
             })
@@ -337,13 +337,7 @@ impl Renderer {
             })
         };
         // The sky is drawn first, behind everything: it neither tests nor writes depth.
-        let sky_depth = Some(wgpu::DepthStencilState {
-            format: DEPTH_FORMAT,
-            depth_write_enabled: Some(false),
-            depth_compare: Some(wgpu::CompareFunction::Always),
-            stencil: wgpu::StencilState::default(),
-            bias: wgpu::DepthBiasState::default(),
-        });
+        let sky_depth = depth(false, wgpu::CompareFunction::Always);
         let sky = pipeline("sky", &sky_layout, &sky_module, ("vs_sky", "fs_sky"), &[], sky_depth, None, &[]);
         // Terrain is not culled: caves and overhangs are seen from both sides
         // and the mesh's winding is only consistent within a region.
@@ -353,7 +347,7 @@ impl Renderer {
             &terrain_module,
             ("vs_terrain", "fs_terrain"),
             &terrain_buffers,
-            depth(true),
+            depth(true, wgpu::CompareFunction::GreaterEqual),
             None,
             &[("FADES", 0.0)],
         );
@@ -363,7 +357,7 @@ impl Renderer {
             &terrain_module,
             ("vs_terrain", "fs_terrain"),
             &terrain_buffers,
-            depth(true),
+            depth(true, wgpu::CompareFunction::GreaterEqual),
             None,
             &[("FADES", 1.0)],
         );
@@ -373,7 +367,7 @@ impl Renderer {
             &water_module,
             ("vs_water", "fs_water"),
             &water_buffers,
-            depth(false),
+            depth(false, wgpu::CompareFunction::GreaterEqual),
             Some(wgpu::BlendState::ALPHA_BLENDING),
             &[],
         );

@@ -51,12 +51,8 @@ impl Percentiles {
     /// Nearest-rank percentiles of `values` (zero when empty).
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
-        if values.is_empty() {
-            return Self::default();
-        }
         let mut v = values.to_vec();
-        v.sort_by(f64::total_cmp);
-        let at = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+        let mut at = |q: f64| engine::run::percentile(&mut v, q);
         Self { p50: at(0.5), p95: at(0.95), p99: at(0.99) }
     }
 }

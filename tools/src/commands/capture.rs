@@ -182,10 +182,7 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
         save(&image, &args.out)?;
     }
     let uploaded = (capture.renderer.uploaded_bytes() - uploaded_before) as f64;
-    let p = |v: &mut Vec<f64>, q: f64| {
-        v.sort_by(f64::total_cmp);
-        v[((v.len() - 1) as f64 * q).round() as usize]
-    };
+    let p = engine::run::percentile;
     println!("path {} ({frames} frames at {} fps simulated, {wall_s:.1} s wall)", path.name, args.fps);
     println!("engine CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut engine_ms, 0.5), p(&mut engine_ms, 0.99));
     println!("render CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut render_ms, 0.5), p(&mut render_ms, 0.99));

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use engine::physics::{Colliders, WalkInput, WalkSettings, Walker};
-use engine::{BuiltRegion, ColumnKey, PlanetBuilder, RegionBuilder};
+use engine::{BuiltRegion, Camera, ColumnKey, PlanetBuilder, RegionBuilder, World, WorldSettings};
 use glam::{DVec3, Vec3};
 use jobs::CancelToken;
 use planet::terrain::{Terrain, lat_lon_direction};
@@ -262,4 +262,87 @@ fn a_walk_in_a_cave_never_falls_through_its_floor() {
     );
     assert!(w.distance > 20.0, "walked only {:.0} m", w.distance);
     assert!(f64::from(w.covered) > 0.5 * f64::from(w.steps), "mostly not in the cave");
+}
+
+#[test]
+fn a_walker_inside_the_ground_is_put_back_on_top_of_it() {
+    // As when a finer region replaces the one the walker stood on and its
+    // surface is higher, or it fell while only coarser ground was there.
+    let mut ground = Ground::new();
+    let gravity = f64::from(ground.terrain.recipe.gravity_mps2);
+    let surface = surface_at(&mut ground, 20.0, 36.0);
+    let up = surface.normalize();
+    for depth in [0.3, 2.0, 25.0] {
+        let mut walker = Walker::new(surface - up * depth, WalkSettings::person(gravity));
+        walker.step(&ground.colliders, &WalkInput::default(), 1.0 / 30.0);
+        let height = ground.colliders.height_above_ground(walker.position, 1.0, 100.0).expect("ground under it");
+        assert!(height.abs() < 0.05, "{depth} m down: {height:.3} m over the ground after a step");
+        let inside = ground.colliders.ray_cast(walker.position + up * 0.05, up, 300.0).filter(|h| !h.front);
+        assert!(inside.is_none(), "{depth} m down: still inside the ground");
+        assert!(walker.position.distance(surface) < 0.05, "{depth} m down: not put back on the surface");
+        assert!(walker.grounded || walker.sliding, "{depth} m down: not standing");
+    }
+}
+
+#[test]
+fn a_walker_started_before_the_ground_streams_in_waits_for_it_and_walks_into_a_cave() {
+    // The flight client's walk mode switched on at its first frame, over a
+    // cave mouth: the world streams from nothing (coarse ground first, tens
+    // of metres off the true surface), the frames are slow.
+    let settings = WorldSettings { threads: 0, proxy_quads: 4, ..WorldSettings::default() };
+    let mut world = World::new(Arc::new(PlannedSystem::default_system()), settings);
+    let view = engine::view::sunlit_cave_mouth(&world, 1, 15.0).expect("the home planet has caves");
+    let pose = view.pose(&world).expect("a valid view");
+    let centre = world.planets[1].position;
+    let gravity = f64::from(world.system.planets[1].recipe.gravity_mps2);
+    let start_up = (pose.position - centre).normalize();
+    let start = pose.position - centre - start_up * 1.7;
+    let mut walker = Walker::new(start, WalkSettings::person(gravity));
+    let heading = (pose.forward - start_up * pose.forward.dot(start_up)).normalize();
+    let dt = 1.0 / 6.0;
+    let (mut waited_over_coarse, mut covered) = (0, 0);
+    for frame in 0..140 {
+        let t = f64::from(frame - 20) * dt;
+        // The first 20 frames the camera is 3 km up: only coarse ground
+        // streams in under the walker, which must wait for the fine.
+        let eye = centre + walker.position + walker.up() * if frame < 20 { 3000.0 } else { 1.7 };
+        world.update(&Camera::new(eye, heading));
+        let streamer = &world.attached().expect("streaming the home planet").streamer;
+        let under = Colliders::shown(streamer).ground_below(walker.position + walker.up() * 2.0, 500.0);
+        if under.is_some_and(|h| h.region.lod > engine::physics::WALK_MAX_LOD) {
+            waited_over_coarse += 1;
+            assert!(frame < 25, "coarse ground under the walker at t = {t:.2}");
+        }
+        let colliders = Colliders::walkable(streamer);
+        let up = walker.up();
+        let flat = (heading - up * heading.dot(up)).normalize();
+        let motion = if t > 2.0 { flat * 4.0 } else { DVec3::ZERO };
+        walker.step(&colliders, &WalkInput { motion, jump: false }, dt);
+        if under.is_some_and(|h| h.region.lod > engine::physics::WALK_MAX_LOD) {
+            assert!(!walker.supported && walker.position.distance(start) < 1e-6, "it fell onto coarse ground");
+            continue;
+        }
+        if !walker.supported {
+            continue; // nothing streamed under it yet
+        }
+        let up = walker.up();
+        let height = colliders.height_above_ground(walker.position, 1.0, 500.0).expect("ground under the walker");
+        assert!(height > -0.05, "the feet are {:.3} m under the ground at t = {t:.2}", -height);
+        if let Some(roof) = colliders.ray_cast(walker.position + up * 0.05, up, 300.0) {
+            let coarse = f64::from(world.planets[1].terrain.grid.cell_m(1));
+            assert!(
+                roof.front || roof.distance < 0.5 * coarse,
+                "{:.2} m inside the ground at t = {t:.2}",
+                roof.distance
+            );
+            covered += 1;
+        }
+    }
+    let depth = -world.altitude(centre + walker.position);
+    eprintln!(
+        "waited {waited_over_coarse} frames over coarse ground, under a roof {covered} of 120 frames, ends {depth:.1} m under the surface"
+    );
+    assert!(waited_over_coarse > 5, "only {waited_over_coarse} frames with coarse ground under the walker");
+    assert!(covered > 20, "under a roof only {covered} frames: never walked into the cave");
+    assert!(depth > 10.0, "ends only {depth:.1} m under the surface");
 }

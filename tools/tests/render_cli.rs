@@ -202,6 +202,21 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
     let err = stderr(&out);
     assert!(err.lines().any(|l| l.starts_with("planet: ") && l.contains(" | walk")), "not walking: {err}");
 
+    // The done check of walking: before a cave mouth, walk mode on, walk
+    // ahead: down the hillside and into the cave, standing on its floor.
+    let out = planet(
+        &["fly", "--view", "cave", "--script", "cave", "--seconds", "18", "--size", "320x180", "--threads", "2"],
+        &[("DISPLAY", server.display.as_str())],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let last = err.lines().rfind(|l| l.starts_with("planet: ")).unwrap_or_default();
+    let depth: f64 = last
+        .split_once(" m underground)")
+        .and_then(|(before, _)| before.rsplit_once('(')?.1.parse().ok())
+        .unwrap_or_else(|| panic!("not underground: {err}"));
+    assert!(depth > 10.0 && last.contains(" | walk"), "not walking in the cave: {last}");
+
     let bad = planet(&["fly", "--script", "nowhere.json"], &[("DISPLAY", server.display.as_str())]);
     assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
     let bad = planet(&["fly", "--seconds", "0"], &[("DISPLAY", server.display.as_str())]);

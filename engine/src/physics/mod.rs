@@ -8,7 +8,11 @@
 //!
 //! [`Colliders::shown`] takes the regions a streamer shows: an exact cover of
 //! the planet, so every point of the ground is answered by one LOD, and a
-//! region is only ever shown with its collider. [`Walker`] walks on them.
+//! region is only ever shown with its collider. [`Walker`] walks on them,
+//! and only on the fine ones ([`Colliders::walkable`]): ground coarser than
+//! [`WALK_MAX_LOD`] lies metres to tens of metres off the true surface (it
+//! has no small caves at all), so a walker waits in the air over it, as it
+//! waits where no collider is ready, until the finer regions stream in.
 
 mod walker;
 
@@ -41,6 +45,11 @@ pub struct Hit {
     /// meets the back of a surface started inside the ground).
     pub front: bool,
 }
+
+/// The coarsest LOD a walker stands on. Around a settled camera the ground
+/// is LOD 0; LOD 1 lets a walker cross the LOD-0 cover's edge, where the two
+/// meshes of one ground differ by at most half a LOD-1 cell.
+pub const WALK_MAX_LOD: u8 = 1;
 
 struct Entry {
     region: Arc<BuiltRegion>,
@@ -91,6 +100,13 @@ impl Colliders {
     #[must_use]
     pub fn shown<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
         Self::new(streamer.shown_regions())
+    }
+
+    /// The colliders of the regions `streamer` shows at [`WALK_MAX_LOD`]
+    /// or finer: the ground a walker stands on.
+    #[must_use]
+    pub fn walkable<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
+        Self::new(streamer.shown_regions().filter(|r| r.key.lod <= WALK_MAX_LOD))
     }
 
     /// Regions with a collider.

@@ -8,7 +8,10 @@
 //! ray from a step above the feet (above where they were before falling, so
 //! no fall is fast enough to pass through the ground). Where no region under
 //! the body has a collider yet, it waits in the air: it never falls where
-//! the ground is not there yet.
+//! the ground is not there yet. Where the body finds itself inside the ground
+//! (a finer region replaced the one it stood on and its surface is higher,
+//! or a cave's ceiling region arrived around it), the first surface above
+//! its feet is seen from behind: it is put back on top of it.
 
 use glam::DVec3;
 
@@ -82,6 +85,8 @@ pub struct Walker {
 
 const SUBSTEP: f64 = 1.0 / 120.0;
 const SKIN: f64 = 0.02;
+/// Deepest inside the ground a walker is looked for its way out, metres.
+const MAX_LIFT: f64 = 2_000.0;
 
 impl Walker {
     /// A walker with its feet at `position` (planet-local), at rest.
@@ -183,13 +188,21 @@ impl Walker {
         }
         pos += up * rise;
 
-        // The ground: a ray from a step above where the feet were.
+        // The ground: a ray from a step above where the feet were; or, when
+        // that finds none and the feet are inside the ground, its top.
         let drop = (-rise).max(0.0);
         let snap = if self.grounded { s.snap } else { 0.0 };
         let top = s.step + drop;
-        match c.ground_below(pos + up * top, top + snap) {
-            Some(hit) => {
-                let height = top - hit.distance; // ground height over the new feet
+        let mut ground = c.ground_below(pos + up * top, top + snap).map(|hit| (hit, top - hit.distance));
+        if ground.is_none()
+            && let Some(inside) = c.ray_cast(pos, up, MAX_LIFT).filter(|h| !h.front)
+        {
+            ground = c.ground_below(inside.point + up * s.step, s.step + SKIN).map(|hit| (hit, inside.distance));
+            self.velocity -= up * self.velocity.dot(up);
+        }
+        match ground {
+            Some((hit, height)) => {
+                // `height`: the ground over the new feet.
                 let rising = self.velocity.dot(up) > 0.0 && !self.grounded;
                 if rising && height < 0.0 {
                     self.grounded = false;
@@ -212,8 +225,8 @@ impl Walker {
                 let far = c.ground_below(pos + up * top, 20_000.0);
                 self.supported = far.is_some();
                 if !self.supported {
-                    pos -= up * rise;
-                    self.velocity -= up * self.velocity.dot(up);
+                    pos = start;
+                    self.velocity = DVec3::ZERO;
                 }
             }
         }

@@ -8,7 +8,8 @@
 //! `G` toggles walk mode: gravity towards the planet's centre (the recipe's
 //! `gravity_mps2`), walking on the terrain's colliders (`engine::physics`),
 //! Space to jump, slopes too steep to stand on slide the walker off; `G`
-//! again flies on from where it stands.
+//! again flies on from where it stands (in a cave, too: the camera is kept
+//! above the outer surface except in a cave's air).
 //!
 //! `--script` replaces the keyboard and mouse with a timed input script (a
 //! built-in name or a JSON file) and `--seconds` quits after that long,
@@ -39,7 +40,8 @@ pub struct Args {
     /// System recipe (JSON); the embedded default system when omitted.
     #[arg(long, value_name = "FILE")]
     system: Option<PathBuf>,
-    /// Where to start (see `planet capture --view`); default: on the ground of
+    /// Where to start (see `planet capture --view`), or `cave`: before a cave
+    /// mouth on planet 1's day side, looking in; default: on the ground of
     /// planet 1, on its day side.
     #[arg(long, value_name = "VIEW")]
     view: Option<String>,
@@ -49,7 +51,7 @@ pub struct Args {
     /// Job threads, 1..=256 (default: one per core).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Drive the camera from an input script (built-in: takeoff) instead of the keyboard and mouse.
+    /// Drive the camera from an input script (built-in: takeoff, cave) instead of the keyboard and mouse.
     #[arg(long, value_name = "NAME|FILE")]
     script: Option<String>,
     /// Quit after this many seconds, 0.1..=86400.
@@ -84,8 +86,20 @@ const TAKEOFF: &str = r#"[
   {"until": 1e9, "keys": ["w"]}
 ]"#;
 
+/// The built-in walk: walk mode on, wait for the ground, then walk straight
+/// ahead (from `--view cave`: down the dune and into the cave).
+const CAVE: &str = r#"[
+  {"until": 0.5, "keys": ["walk"]},
+  {"until": 2.0},
+  {"until": 1e9, "keys": ["w"]}
+]"#;
+
 fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
-    let text = if name == "takeoff" { TAKEOFF.to_string() } else { crate::load::read(std::path::Path::new(name))? };
+    let text = match name {
+        "takeoff" => TAKEOFF.to_string(),
+        "cave" => CAVE.to_string(),
+        _ => crate::load::read(std::path::Path::new(name))?,
+    };
     let steps: Vec<ScriptStep> =
         serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("error: script {name}: {e}")))?;
     let known = KEYS;
@@ -136,14 +150,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         return Err(Failure::Invalid(format!("error: --seconds {s}: must be in 0.1..=86400")));
     }
     let script = args.script.as_deref().map(load_script).transpose()?;
-    let view: Option<ViewSpec> =
-        args.view.as_deref().map(str::parse).transpose().map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let cave = args.view.as_deref() == Some("cave");
+    let view: Option<ViewSpec> = match args.view.as_deref() {
+        Some("cave") | None => None,
+        Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("error: --{e}")))?),
+    };
     let world = world(args.system.as_deref(), args.threads)?;
+    let home = 1.min(world.planets.len() as u32 - 1);
     let view = match view {
         Some(v) => v,
+        None if cave => engine::view::sunlit_cave_mouth(&world, home, 15.0).ok_or_else(|| {
+            Failure::Invalid(format!("error: --view cave: planet {home} has no cave mouth on dry land near noon"))
+        })?,
         None => {
-            let (lat, lon) = engine::sunlit_land(&world, 1.min(world.planets.len() as u32 - 1));
-            ViewSpec { planet: 1.min(world.planets.len() as u32 - 1), lat, lon, alt: 2.0, ..ViewSpec::default() }
+            let (lat, lon) = engine::sunlit_land(&world, home);
+            ViewSpec { planet: home, lat, lon, alt: 2.0, ..ViewSpec::default() }
         }
     };
     let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
@@ -171,6 +192,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         speed: 0.0,
         walker: None,
         walk_held: false,
+        walk_height: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
     eprintln!("{}", app.title(app.fps));
@@ -209,6 +231,9 @@ struct Client {
     walker: Option<Walker>,
     /// Whether the walk key was held last frame (it toggles when pressed).
     walk_held: bool,
+    /// In walk mode, the feet's height over the ground under them (None
+    /// while no fine enough ground is ready there).
+    walk_height: Option<f64>,
 }
 
 impl std::fmt::Debug for Client {
@@ -286,7 +311,7 @@ impl Client {
             let planet_index = planet.index;
             let centre = planet.position;
             let colliders = match self.world.attached() {
-                Some(a) if a.planet == planet_index => Colliders::shown(&a.streamer),
+                Some(a) if a.planet == planet_index => Colliders::walkable(&a.streamer),
                 _ => Colliders::default(),
             };
             let up = walker.up();
@@ -304,6 +329,9 @@ impl Client {
                 jump: held.contains("jump") || held.contains("up"),
             };
             walker.step(&colliders, &input, dt);
+            // The readout's altitude in walk mode: over the ground under the
+            // feet (a cave's floor, too), not over the planet's outer surface.
+            self.walk_height = colliders.height_above_ground(walker.position, 1.0, 2_000.0);
             self.walker = Some(walker);
             let eye = centre + walker.position + walker.up() * EYE_M;
             self.pose = Pose::looking(eye, forward, walker.up());
@@ -313,17 +341,30 @@ impl Client {
         // Never below the ground: at least eye height over it (or over the sea).
         let (planet, distance) = self.world.nearest(position);
         let floor = planet.radius + self.world.ground_height(planet, position) + EYE_M;
-        if distance < floor {
+        if distance < floor && !self.in_cave(planet.index, position - planet.position, floor - distance) {
             position = planet.position + (position - planet.position).normalize() * floor;
         }
         let up = (position - self.world.nearest(position).0.position).normalize();
         self.pose = Pose::looking(position, forward, up);
     }
 
+    /// Whether `local` (planet-local) is in a cave's air: under the outer
+    /// surface, the first surface within `depth` above it is a roof seen
+    /// from below. There the camera may fly (a walker who switches walk
+    /// mode off in a cave flies on from where it stands); in the rock it may
+    /// not.
+    fn in_cave(&self, planet: u32, local: DVec3, depth: f64) -> bool {
+        let Some(attached) = self.world.attached().filter(|a| a.planet == planet) else {
+            return false;
+        };
+        let colliders = Colliders::walkable(&attached.streamer);
+        colliders.ray_cast(local, local.normalize_or_zero(), depth + 1.0).is_some_and(|roof| roof.front)
+    }
+
     fn title(&self, fps: f64) -> String {
         let (planet, _) = self.world.nearest(self.pose.position);
         let name = &self.world.system.planets[planet.index as usize].name;
-        let altitude = self.world.altitude(self.pose.position);
+        let surface_altitude = self.world.altitude(self.pose.position);
         let (ready, queued) =
             self.world.attached().map_or((0, 0), |a| (a.report.ready, a.report.wanted - a.report.ready));
         let mode = match &self.walker {
@@ -333,9 +374,17 @@ impl Client {
             Some(_) => "walk (in the air)",
             None => "fly",
         };
+        // Walking, the altitude is over the ground under the feet, and a
+        // walker under the outer surface (in a cave) is told how deep.
+        let altitude = match (&self.walker, self.walk_height) {
+            (Some(_), Some(h)) if surface_altitude - EYE_M < -3.0 => {
+                format!("{} ({} underground)", metres(h), metres(EYE_M - surface_altitude))
+            }
+            (Some(_), Some(h)) => metres(h),
+            _ => metres(surface_altitude),
+        };
         format!(
-            "planet: {fps:.0} fps | alt {} | {} | {mode} | near {name} | regions {ready} ready, {queued} queued",
-            metres(altitude),
+            "planet: {fps:.0} fps | alt {altitude} | {} | {mode} | near {name} | regions {ready} ready, {queued} queued",
             speed(self.speed)
         )
     }
@@ -352,6 +401,7 @@ fn key_str(k: &str) -> Option<&'static str> {
 }
 
 fn metres(m: f64) -> String {
+    let m = if m.abs() < 0.5 { 0.0 } else { m }; // never "-0 m"
     if m.abs() >= 10_000.0 { format!("{:.1} km", m / 1000.0) } else { format!("{m:.0} m") }
 }
 

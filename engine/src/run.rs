@@ -385,12 +385,8 @@ fn mean(v: &[f64]) -> f64 {
 
 /// The `q` quantile (nearest rank) of `v`; 0 when empty. Sorts `v`.
 pub fn percentile(v: &mut [f64], q: f64) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
     v.sort_unstable_by(f64::total_cmp);
-    let rank = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
+    jobs::nearest_rank(v, q).unwrap_or(0.0)
 }
 
 /// Resident memory of this process, MiB (Linux: /proc/self/statm; elsewhere 0).

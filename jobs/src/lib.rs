@@ -39,5 +39,5 @@ mod stats;
 mod system;
 
 pub use cancel::CancelToken;
-pub use stats::{KindStats, Stats};
+pub use stats::{KindStats, Stats, nearest_rank};
 pub use system::{Completed, JobSystem, Priority};

@@ -78,16 +78,34 @@ impl Counters {
             .map(|(&k, (stats, times, _))| {
                 let mut sorted = times.clone();
                 sorted.sort_unstable();
-                let pick = |q: f64| {
-                    if sorted.is_empty() {
-                        Duration::ZERO
-                    } else {
-                        sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-                    }
-                };
+                let pick = |q: f64| nearest_rank(&sorted, q).unwrap_or_default();
                 (k, KindStats { p50: pick(0.5), p95: pick(0.95), p99: pick(0.99), ..stats.clone() })
             })
             .collect();
         Stats { queued, running, kinds }
+    }
+}
+
+/// The `q`-quantile (0..=1) of `sorted` (ascending) by nearest rank: the
+/// smallest value with at least `q` of the values at or below it. The one
+/// percentile of the project (job stats, frame times, smoke tests).
+#[must_use]
+pub fn nearest_rank<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len().max(1));
+    sorted.get(rank - 1).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest_rank;
+
+    #[test]
+    fn nearest_rank_picks_the_smallest_value_covering_q() {
+        let v: Vec<u32> = (1..=10).collect();
+        assert_eq!(nearest_rank(&v, 0.5), Some(5));
+        assert_eq!(nearest_rank(&v, 0.95), Some(10));
+        assert_eq!(nearest_rank(&v, 0.0), Some(1));
+        assert_eq!(nearest_rank(&[7], 0.99), Some(7));
+        assert_eq!(nearest_rank::<u32>(&[], 0.5), None);
     }
 }

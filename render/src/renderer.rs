@@ -167,6 +167,8 @@ pub struct Renderer {
     draw_capacity: usize,
     material_group: wgpu::BindGroup,
     depth_layout: wgpu::BindGroupLayout,
+    /// The water pass's view of the scene depth, made once per depth target.
+    depth_group: Option<(wgpu::TextureView, wgpu::BindGroup)>,
     sky: wgpu::RenderPipeline,
     terrain: wgpu::RenderPipeline,
     terrain_fading: wgpu::RenderPipeline,
@@ -401,6 +403,7 @@ impl Renderer {
             draw_capacity,
             material_group,
             depth_layout,
+            depth_group: None,
             sky,
             terrain,
             terrain_fading,
@@ -525,11 +528,18 @@ impl Renderer {
         let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
 
-        let depth_group = self.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("scene depth"),
-            layout: &self.depth_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::TextureView(&depth.view) }],
-        });
+        if self.depth_group.as_ref().is_none_or(|(view, _)| *view != depth.view) {
+            let group = self.gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("scene depth"),
+                layout: &self.depth_layout,
+                entries: &[wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&depth.view),
+                }],
+            });
+            self.depth_group = Some((depth.view.clone(), group));
+        }
+        let depth_group = self.depth_group.as_ref().map(|(_, g)| g).expect("made above");
         let mut encoder =
             self.gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
         {
@@ -595,7 +605,7 @@ impl Renderer {
             });
             pass.set_bind_group(0, &self.frame_group, &[]);
             pass.set_pipeline(&self.water);
-            pass.set_bind_group(2, &depth_group, &[]);
+            pass.set_bind_group(2, depth_group, &[]);
             for (i, (_, mesh, _, _)) in draws.iter().enumerate().skip(first_water) {
                 pass.set_bind_group(1, &self.draw_group, &[(i as u64 * DRAW_SLOT) as u32]);
                 pass.set_vertex_buffer(0, mesh.vertices.slice(..));

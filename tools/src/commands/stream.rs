@@ -175,8 +175,7 @@ fn show(bar: &ProgressBar, p: &Progress) {
 
 /// The median of some numbers (the lower middle one for an even count).
 fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_unstable_by(f64::total_cmp);
-    v.get(v.len().saturating_sub(1) / 2).copied().unwrap_or(0.0)
+    engine::run::percentile(&mut v, 0.5)
 }
 
 /// One screen: the run(s) against the targets.

@@ -346,3 +346,37 @@ fn a_walker_started_before_the_ground_streams_in_waits_for_it_and_walks_into_a_c
     assert!(covered > 20, "under a roof only {covered} frames: never walked into the cave");
     assert!(depth > 10.0, "ends only {depth:.1} m under the surface");
 }
+
+#[test]
+fn a_walker_switched_on_high_above_the_ground_falls_and_lands_on_it() {
+    // Walk mode switched on 400 m up: the ground under it is coarse at
+    // first; it falls towards it, the finer ground streams in under the
+    // falling camera, and it lands on that (it never hangs in the air for
+    // good, nor stands on the coarse ground).
+    let settings = WorldSettings { threads: 0, proxy_quads: 4, ..WorldSettings::default() };
+    let mut world = World::new(Arc::new(PlannedSystem::default_system()), settings);
+    let (lat, lon) = engine::sunlit_land(&world, 1);
+    let view = engine::ViewSpec { planet: 1, lat, lon, alt: 400.0, ..engine::ViewSpec::default() };
+    let pose = view.pose(&world).expect("a valid view");
+    let centre = world.planets[1].position;
+    let gravity = f64::from(world.system.planets[1].recipe.gravity_mps2);
+    let mut walker = Walker::new(pose.position - centre, WalkSettings::person(gravity));
+    let dt = 1.0 / 10.0;
+    let mut landed = None;
+    for frame in 0..300 {
+        world.update(&Camera::new(centre + walker.position, pose.forward));
+        let colliders = Colliders::walkable(&world.attached().expect("streaming").streamer);
+        walker.step(&colliders, &WalkInput::default(), dt);
+        if walker.grounded || walker.sliding {
+            let hit = colliders.ground_below(walker.position + walker.up(), 10.0).expect("ground under it");
+            assert!(hit.region.lod <= engine::physics::WALK_MAX_LOD, "stands on LOD {}", hit.region.lod);
+            assert!((hit.distance - 1.0).abs() < 0.05, "stands {:.3} m off the ground", hit.distance - 1.0);
+            landed = Some(frame);
+            break;
+        }
+    }
+    let frame = landed.unwrap_or_else(|| panic!("still in the air after 30 s, at {:?}", walker.position));
+    let fell = (pose.position - centre).length() - walker.position.length();
+    eprintln!("landed after {:.1} s, {fell:.0} m down", f64::from(frame) * dt);
+    assert!(fell > 300.0, "fell only {fell:.0} m");
+}

@@ -61,11 +61,16 @@ struct Entry {
 #[derive(Default)]
 pub struct Colliders {
     entries: Vec<Entry>,
+    /// Shown regions too coarse to stand on ([`Colliders::walkable`]): only
+    /// asked whether ground lies below, and how far.
+    coarse: Vec<Entry>,
+    /// A LOD-0 cell's width, metres (a LOD-n cell is 2^n of them).
+    cell0_m: f64,
 }
 
 impl std::fmt::Debug for Colliders {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Colliders").field("regions", &self.entries.len()).finish()
+        f.debug_struct("Colliders").field("regions", &self.entries.len()).field("coarse", &self.coarse.len()).finish()
     }
 }
 
@@ -77,23 +82,72 @@ fn d(p: Vector) -> DVec3 {
     DVec3::new(f64::from(p.x), f64::from(p.y), f64::from(p.z))
 }
 
+/// The regions of `regions` with a collider, in key order.
+fn entries(regions: impl IntoIterator<Item = Arc<BuiltRegion>>) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = regions
+        .into_iter()
+        .filter_map(|region| {
+            let collider = region.collider.as_ref()?;
+            let aabb = collider.mesh.as_ref()?.local_aabb();
+            let (lo, hi) = (d(aabb.mins), d(aabb.maxs));
+            let centre = collider.origin + (lo + hi) * 0.5;
+            let radius = (hi - lo).length() * 0.5 + 1e-3;
+            Some(Entry { region, centre, radius })
+        })
+        .collect();
+    entries.sort_by_key(|e| e.region.key);
+    entries
+}
+
+/// The regions of `entries` whose bounds the segment from `from` along
+/// `dir` (unit) for `length`, fattened by `fat`, may touch.
+fn along(
+    entries: &[Entry],
+    from: DVec3,
+    dir: DVec3,
+    length: f64,
+    fat: f64,
+) -> impl Iterator<Item = (&Entry, &TriMesh)> {
+    entries.iter().filter_map(move |e| {
+        let t = (e.centre - from).dot(dir).clamp(0.0, length);
+        let near = from + dir * t;
+        let r = e.radius + fat;
+        if near.distance_squared(e.centre) > r * r {
+            return None;
+        }
+        Some((e, e.region.collider.as_ref()?.mesh.as_ref()?))
+    })
+}
+
+/// The first surface of `entries` along a ray (see [`Colliders::ray_cast`]).
+fn ray_cast(entries: &[Entry], origin: DVec3, dir: DVec3, max: f64) -> Option<Hit> {
+    let dir = dir.normalize_or_zero();
+    if dir == DVec3::ZERO || max.is_nan() || max <= 0.0 || !origin.is_finite() {
+        return None;
+    }
+    let mut best: Option<Hit> = None;
+    for (e, mesh) in along(entries, origin, dir, max, 0.0) {
+        let local = (origin - e.region.mesh.origin).as_vec3();
+        let ray = Ray::new(v(local), v(dir.as_vec3()));
+        let limit = best.map_or(max, |b| b.distance) as f32;
+        if let Some(hit) = mesh.cast_local_ray_and_get_normal(&ray, limit, false) {
+            let distance = f64::from(hit.time_of_impact);
+            if best.is_none_or(|b| distance < b.distance) {
+                let n = d(hit.normal).normalize_or(-dir);
+                let normal = if n.dot(dir) > 0.0 { -n } else { n };
+                let front = hit.feature == FeatureId::Face(0);
+                best = Some(Hit { distance, point: origin + dir * distance, normal, region: e.region.key, front });
+            }
+        }
+    }
+    best
+}
+
 impl Colliders {
     /// The colliders of `regions` (those without one are left out).
     #[must_use]
     pub fn new(regions: impl IntoIterator<Item = Arc<BuiltRegion>>) -> Self {
-        let mut entries: Vec<Entry> = regions
-            .into_iter()
-            .filter_map(|region| {
-                let collider = region.collider.as_ref()?;
-                let aabb = collider.mesh.as_ref()?.local_aabb();
-                let (lo, hi) = (d(aabb.mins), d(aabb.maxs));
-                let centre = collider.origin + (lo + hi) * 0.5;
-                let radius = (hi - lo).length() * 0.5 + 1e-3;
-                Some(Entry { region, centre, radius })
-            })
-            .collect();
-        entries.sort_by_key(|e| e.region.key);
-        Self { entries }
+        Self { entries: entries(regions), ..Self::default() }
     }
 
     /// The colliders of the regions `streamer` shows.
@@ -103,13 +157,16 @@ impl Colliders {
     }
 
     /// The colliders of the regions `streamer` shows at [`WALK_MAX_LOD`]
-    /// or finer: the ground a walker stands on.
+    /// or finer: the ground a walker stands on. The coarser ones are kept
+    /// aside for [`Colliders::coarse_ground_below`].
     #[must_use]
     pub fn walkable<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
-        Self::new(streamer.shown_regions().filter(|r| r.key.lod <= WALK_MAX_LOD))
+        let (fine, coarse): (Vec<_>, Vec<_>) = streamer.shown_regions().partition(|r| r.key.lod <= WALK_MAX_LOD);
+        let cell0_m = f64::from(streamer.terrain().grid.cell_m(0));
+        Self { entries: entries(fine), coarse: entries(coarse), cell0_m }
     }
 
-    /// Regions with a collider.
+    /// Regions with a collider (not counting those too coarse to stand on).
     #[must_use]
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -121,44 +178,20 @@ impl Colliders {
         self.entries.is_empty()
     }
 
-    /// The regions whose bounds the segment from `from` along `dir` (unit)
-    /// for `length`, fattened by `fat`, may touch.
-    fn along(&self, from: DVec3, dir: DVec3, length: f64, fat: f64) -> impl Iterator<Item = (&Entry, &TriMesh)> {
-        self.entries.iter().filter_map(move |e| {
-            let t = (e.centre - from).dot(dir).clamp(0.0, length);
-            let near = from + dir * t;
-            let r = e.radius + fat;
-            if near.distance_squared(e.centre) > r * r {
-                return None;
-            }
-            Some((e, e.region.collider.as_ref()?.mesh.as_ref()?))
-        })
-    }
-
     /// The first surface along the ray from `origin` in direction `dir`
     /// within `max` metres (either side of a triangle counts).
     #[must_use]
     pub fn ray_cast(&self, origin: DVec3, dir: DVec3, max: f64) -> Option<Hit> {
-        let dir = dir.normalize_or_zero();
-        if dir == DVec3::ZERO || max.is_nan() || max <= 0.0 || !origin.is_finite() {
-            return None;
-        }
-        let mut best: Option<Hit> = None;
-        for (e, mesh) in self.along(origin, dir, max, 0.0) {
-            let local = (origin - e.region.mesh.origin).as_vec3();
-            let ray = Ray::new(v(local), v(dir.as_vec3()));
-            let limit = best.map_or(max, |b| b.distance) as f32;
-            if let Some(hit) = mesh.cast_local_ray_and_get_normal(&ray, limit, false) {
-                let distance = f64::from(hit.time_of_impact);
-                if best.is_none_or(|b| distance < b.distance) {
-                    let n = d(hit.normal).normalize_or(-dir);
-                    let normal = if n.dot(dir) > 0.0 { -n } else { n };
-                    let front = hit.feature == FeatureId::Face(0);
-                    best = Some(Hit { distance, point: origin + dir * distance, normal, region: e.region.key, front });
-                }
-            }
-        }
-        best
+        ray_cast(&self.entries, origin, dir, max)
+    }
+
+    /// The ground under `point` (along the local gravity, within `max`
+    /// metres) among the shown regions too coarse to stand on, and how far
+    /// off the true surface it may lie: two of its cells.
+    #[must_use]
+    pub fn coarse_ground_below(&self, point: DVec3, max: f64) -> Option<(Hit, f64)> {
+        let hit = ray_cast(&self.coarse, point, -point.normalize_or_zero(), max)?;
+        Some((hit, 2.0 * self.cell0_m * f64::from(1u32 << hit.region.lod.min(30))))
     }
 
     /// The ground under `point` along the local gravity (towards the
@@ -209,7 +242,7 @@ impl Colliders {
             compute_impact_geometry_on_penetration: true,
         };
         let mut best: Option<Hit> = None;
-        for (e, mesh) in self.along(centre, dir, length, bound) {
+        for (e, mesh) in along(&self.entries, centre, dir, length, bound) {
             let local = (centre - e.region.mesh.origin).as_vec3();
             let at = Pose::from_translation(v(local));
             let hit = cast_shapes(&at, v(motion.as_vec3()), shape, &Pose::IDENTITY, Vector::ZERO, mesh, options);

@@ -8,7 +8,9 @@
 //! ray from a step above the feet (above where they were before falling, so
 //! no fall is fast enough to pass through the ground). Where no region under
 //! the body has a collider yet, it waits in the air: it never falls where
-//! the ground is not there yet. Where the body finds itself inside the ground
+//! the ground is not there yet. Over ground too coarse to stand on
+//! ([`Colliders::walkable`]) it falls until it is as near as that ground
+//! may be off the true surface, and waits there for the finer regions. Where the body finds itself inside the ground
 //! (a finer region replaced the one it stood on and its surface is higher,
 //! or a cave's ceiling region arrived around it), the first surface above
 //! its feet is seen from behind: it is put back on top of it.
@@ -222,8 +224,11 @@ impl Walker {
                 self.sliding = false;
                 // Is there any ground under it at all? If not, its region's
                 // collider is not ready: wait in the air rather than fall.
+                // Over ground too coarse to stand on, fall towards it while
+                // it is further below than it may be off, then wait there.
                 let far = c.ground_below(pos + up * top, 20_000.0);
-                self.supported = far.is_some();
+                let coarse = c.coarse_ground_below(pos + up * top, 20_000.0);
+                self.supported = far.is_some() || coarse.is_some_and(|(hit, off)| hit.distance - top > off);
                 if !self.supported {
                     pos = start;
                     self.velocity = DVec3::ZERO;

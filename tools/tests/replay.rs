@@ -1,12 +1,13 @@
 //! Debug replay through the `planet` binary: every golden region dumps and
-//! replays to a match, replays on one and several threads agree, every kind
-//! of damage to a dump gets a clear error (and no panic), and a hand-edited
-//! plan replayed from its stage changes the terrain `planet inspect` draws.
+//! replays to a match (the collider and navmesh included), replays on one
+//! and several threads agree, every kind of damage to a dump gets a clear
+//! error (and no panic), a hand-edited plan replayed from its stage changes
+//! the terrain `planet inspect` draws, and a changed navmesh input shows.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use planet::dump::{FileEntry, Manifest, Stage, StageOutput};
+use planet::dump::{FileEntry, Header, Manifest, Stage, StageOutput, hash_hex};
 use serde_json::Value;
 
 fn planet(args: &[&str]) -> Output {
@@ -75,7 +76,7 @@ fn every_golden_region_dumps_and_replays_to_a_match() {
         let out = planet(&["replay", s(&dir), "--repeat", "1"]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}{}", text(&out.stderr));
-        assert!(stdout.contains("all 6 replayed stages match the dump"), "{name}: {stdout}");
+        assert!(stdout.contains("all 8 replayed stages match the dump"), "{name}: {stdout}");
         for stage in Stage::ALL {
             assert!(
                 stdout.lines().any(|l| l.trim_start().starts_with(stage.name()) && l.contains(" match ")),
@@ -96,7 +97,7 @@ fn replays_on_one_and_several_threads_match() {
     let c = planet(&["replay", s(&dir), "--from", "recipe", "--threads", "3", "--repeat", "3"]);
     for out in [&a, &b, &c] {
         assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-        assert!(text(&out.stdout).contains("all 6 replayed stages match the dump"));
+        assert!(text(&out.stdout).contains("all 8 replayed stages match the dump"));
     }
     assert!(text(&b.stdout).contains("median of 8 runs on 4 threads"));
     for stage in Stage::ALL {
@@ -170,9 +171,26 @@ fn every_kind_of_damage_gets_a_clear_error() {
     check(&truncate("cube_mesh.bin", 0.002), &[], 2, &["cube_mesh.bin: truncated: the header length says"]);
     check(&truncate("planet_plan.json", 0.5), &[], 2, &["planet_plan.json: truncated: the JSON ends early"]);
     check(&truncate("manifest.json", 0.5), &[], 2, &["manifest.json: truncated"]);
+    check(&truncate("collider.bin", 0.7), &[], 2, &["collider.bin: truncated: header.payload_bytes = "]);
+    check(&truncate("navmesh.bin", 0.001), &[], 2, &["navmesh.bin: truncated: "]);
     // Bit-flipped: in a payload, in the magic, in a plan's number.
     check(&flip("columns.bin", 100), &[], 2, &["columns.bin: damaged: the payload hashes to"]);
     check(&flip("cube_mesh.bin", 1), &[], 2, &["cube_mesh.bin: damaged"]);
+    check(&flip("collider.bin", 7), &[], 2, &["collider.bin: damaged: the payload hashes to"]);
+    check(&flip("navmesh.bin", 3), &[], 2, &["navmesh.bin: damaged: the payload hashes to"]);
+    // Out-of-range indices behind a payload hash made right again.
+    check(
+        &|d: &Path| set_last_u32(&d.join("navmesh.bin"), 7_000_000),
+        &[],
+        2,
+        &["navmesh.bin: polygons[", "].neighbours[2] = 7000000: must be in 0.."],
+    );
+    check(
+        &|d: &Path| set_last_u32(&d.join("collider.bin"), u32::MAX),
+        &[],
+        2,
+        &["collider.bin: triangles[", "].vertices[2] = 4294967295: must be in 0.."],
+    );
     let magic = |d: &Path| {
         let mut bytes = std::fs::read(d.join("voxels.bin")).unwrap();
         bytes[0] ^= 0x20;
@@ -207,9 +225,15 @@ fn every_kind_of_damage_gets_a_clear_error() {
         &|d: &Path| edit_json(&d.join("manifest.json"), |v| v["format"] = 9.into()),
         &[],
         2,
-        &["manifest.json: format = 9: this build reads dump format 1"],
+        &["manifest.json: format = 9: this build reads dump format 2"],
     );
     // Missing files.
+    check(
+        &|d: &Path| std::fs::remove_file(d.join("navmesh.bin")).unwrap(),
+        &[],
+        1,
+        &["navmesh.bin: listed in manifest.json, cannot read"],
+    );
     check(
         &|d: &Path| std::fs::remove_file(d.join("sphere_mesh.bin")).unwrap(),
         &[],
@@ -272,6 +296,12 @@ fn every_kind_of_damage_gets_a_clear_error() {
         2,
         &["voxels.bin: header.stage = columns: expected voxels"],
     );
+    check(
+        &|d: &Path| std::fs::copy(d.join("navmesh.bin"), d.join("collider.bin")).map(drop).unwrap(),
+        &[],
+        2,
+        &["collider.bin: header.stage = navmesh: expected collider"],
+    );
     let other = root.join("other");
     dump(1, "0/6/2/3/0", &other);
     check(
@@ -301,7 +331,13 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     assert!(stdout.contains("columns      match"), "{stdout}");
     assert!(stdout.contains("voxels       MISMATCH"), "{stdout}");
     assert!(stdout.contains("first difference: voxels["), "{stdout}");
-    assert!(text(&out.stderr).contains("3 of 4 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh"));
+    assert!(
+        text(&out.stderr).contains(
+            "5 of 6 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
 
     let after = planet(&["inspect", s(&edited), "--out", s(&root.join("after"))]);
     let summary = text(&after.stdout);
@@ -312,7 +348,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
         let b = std::fs::read(root.join("after").join(name)).unwrap();
         assert!(a.starts_with(b"\x89PNG") && a != b, "{name} should show the wider caves");
     }
-    for name in ["cube_mesh.obj", "sphere_mesh.obj"] {
+    for name in ["cube_mesh.obj", "sphere_mesh.obj", "collider.obj"] {
         let obj = std::fs::read_to_string(root.join("after").join(name)).unwrap();
         assert!(obj.lines().filter(|l| l.starts_with("f ")).count() > 1000, "{name}");
     }
@@ -320,7 +356,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     // matches but the plan, which the unedited recipe plans as before.
     let again = planet(&["replay", s(&edited), "--repeat", "1"]);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
-    assert!(text(&again.stderr).contains("1 of 6 replayed stages do not match the dump: planet_plan"));
+    assert!(text(&again.stderr).contains("1 of 8 replayed stages do not match the dump: planet_plan"));
     let again = planet(&["replay", s(&edited), "--repeat", "1", "--from", "planet_plan"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
 
@@ -353,7 +389,86 @@ fn bad_arguments_exit_2() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("nowhere: does not exist"));
     // `--from` takes a stage by type name too; a replay from the last stage has nothing to run.
+    let out = planet(&["replay", s(&dir), "--from", "NavMesh"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("nothing to replay: navmesh is the last stage"));
     let out = planet(&["replay", s(&dir), "--from", "SphereMesh"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("nothing to replay: sphere_mesh is the last stage"));
+    assert!(text(&out.stdout).contains("all 2 replayed stages match the dump"), "{}", text(&out.stdout));
+}
+
+/// Sets the last `u32` of a binary stage file's payload (a navmesh's last
+/// neighbour, a collider's last corner) and makes its payload hash right
+/// again (the manifest's hash of the file is then wrong, but the file is
+/// read, and refused, first).
+fn set_last_u32(path: &Path, value: u32) {
+    let bytes = std::fs::read(path).unwrap();
+    let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let mut header: Header = serde_json::from_slice(&bytes[12..12 + header_len]).unwrap();
+    let mut payload = bytes[12 + header_len..].to_vec();
+    let end = payload.len();
+    payload[end - 4..].copy_from_slice(&value.to_le_bytes());
+    header.payload_hash = hash_hex(&payload);
+    let json = serde_json::to_vec(&header).unwrap();
+    let mut out = bytes[..8].to_vec();
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&payload);
+    std::fs::write(path, out).unwrap();
+}
+
+/// The navmesh is made from the plan (its sea), the sphere mesh and the
+/// collider: a plan without a sea, replayed from the sphere mesh, leaves the
+/// collider as it was and makes the sea floor walkable. `planet inspect`
+/// summarises both and draws them.
+#[test]
+fn a_changed_navmesh_input_is_a_mismatch() {
+    let root = scratch("navmesh");
+    let dir = root.join("coast");
+    dump(1, "0/6/2/2/0", &dir);
+    let inspect = planet(&["inspect", s(&dir), "--out", s(&root.join("before"))]);
+    let before = text(&inspect.stdout);
+    assert_eq!(inspect.status.code(), Some(0), "{}", text(&inspect.stderr));
+    for line in [
+        "collider.bin (Collider, ",
+        " triangles, ",
+        "(TriMesh flags: none)",
+        "  BVH bounds (",
+        "(the BVH included)",
+        "navmesh.bin (NavMesh, ",
+        " polygons, ",
+        " m² walkable in ",
+        "  edges: ",
+        "  walkable share: ",
+    ] {
+        assert!(before.contains(line), "{line:?} in:\n{before}");
+    }
+    for name in ["collider.obj", "navmesh.obj"] {
+        let obj = std::fs::read_to_string(root.join("before").join(name)).unwrap();
+        assert!(obj.lines().filter(|l| l.starts_with("f ")).count() > 10, "{name}");
+    }
+
+    edit_json(&dir.join("planet_plan.json"), |v| v["recipe"]["sea"]["enabled"] = false.into());
+    let edited = root.join("dry");
+    let out = planet(&["replay", s(&dir), "--from", "sphere_mesh", "--repeat", "2", "--out", s(&edited)]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("sphere_mesh  -         (taken from the dump)"), "{stdout}");
+    assert!(stdout.contains("collider     match"), "{stdout}");
+    assert!(stdout.contains("navmesh      MISMATCH"), "{stdout}");
+    let first = stdout.lines().find(|l| l.contains("first difference: ")).unwrap();
+    assert!(first.contains("first difference: vertices[") || first.contains("first difference: polygons["), "{first}");
+    assert!(text(&out.stderr).contains("1 of 2 replayed stages do not match the dump: navmesh"));
+    // More ground is walkable without the sea.
+    let polygons = |d: &Path| match StageOutput::decode(Stage::NavMesh, &std::fs::read(d.join("navmesh.bin")).unwrap())
+    {
+        Ok(StageOutput::NavMesh(n)) => n.polygons.len(),
+        other => panic!("{other:?}"),
+    };
+    assert!(polygons(&edited) > polygons(&dir), "{} <= {}", polygons(&edited), polygons(&dir));
+    // The one stage file on its own, with the sphere mesh beside it.
+    let one = planet(&["inspect", s(&edited.join("navmesh.bin")), "--out", s(&root.join("one"))]);
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert!(text(&one.stdout).contains("  walkable share: "), "{}", text(&one.stdout));
+    assert!(root.join("one/navmesh.obj").exists());
 }

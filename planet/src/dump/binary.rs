@@ -18,9 +18,11 @@
 //! - `sphere_mesh` (`SphereMesh`): `origin` (one `f64` x, y, z), then for each
 //!   part `PART.vertices` (`Vertex`, 24 bytes), `PART.indices` and
 //!   `PART.overlap` (`u16` or `u32` indices, as the mesh holds them).
+//! - `collider` and `navmesh`: see `physics.rs`.
 
 use serde::{Deserialize, Serialize};
 
+use super::physics;
 use super::{DUMP_FORMAT, DumpError, Stage, StageOutput, hash_hex};
 use crate::geometry::WINDOW;
 use crate::mesh::{CubeMesh, CubePart, CubeVertex, Indices, MeshPart, SphereMesh, Vertex};
@@ -133,7 +135,7 @@ pub struct Field {
     pub kind: Kind,
 }
 
-const fn f(name: &'static str, kind: Kind) -> Field {
+pub(super) const fn f(name: &'static str, kind: Kind) -> Field {
     Field { name, kind }
 }
 
@@ -233,25 +235,25 @@ impl Section {
 }
 
 #[derive(Default)]
-struct Writer(Vec<u8>);
+pub(super) struct Writer(pub Vec<u8>);
 
 impl Writer {
     fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
-    fn u16(&mut self, v: u16) {
+    pub fn u16(&mut self, v: u16) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn i16(&mut self, v: i16) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn u32(&mut self, v: u32) {
+    pub fn u32(&mut self, v: u32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn i32(&mut self, v: i32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
-    fn f32(&mut self, v: f32) {
+    pub fn f32(&mut self, v: f32) {
         self.0.extend_from_slice(&v.to_le_bytes());
     }
     fn f64(&mut self, v: f64) {
@@ -260,9 +262,9 @@ impl Writer {
 }
 
 /// Reads little-endian numbers; callers check lengths first.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+pub(super) struct Reader<'a> {
+    pub bytes: &'a [u8],
+    pub at: usize,
 }
 
 impl Reader<'_> {
@@ -281,13 +283,13 @@ impl Reader<'_> {
     fn i16(&mut self) -> i16 {
         i16::from_le_bytes(self.take())
     }
-    fn u32(&mut self) -> u32 {
+    pub fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
     }
     fn i32(&mut self) -> i32 {
         i32::from_le_bytes(self.take())
     }
-    fn f32(&mut self) -> f32 {
+    pub fn f32(&mut self) -> f32 {
         f32::from_le_bytes(self.take())
     }
     fn f64(&mut self) -> f64 {
@@ -414,7 +416,7 @@ fn read_vertices(bytes: &[u8]) -> Vec<Vertex> {
         .collect()
 }
 
-fn u32_bytes(values: &[u32]) -> Vec<u8> {
+pub(super) fn u32_bytes(values: &[u32]) -> Vec<u8> {
     let mut w = Writer::default();
     for &v in values {
         w.u32(v);
@@ -422,9 +424,22 @@ fn u32_bytes(values: &[u32]) -> Vec<u8> {
     w.0
 }
 
-fn read_u32s(bytes: &[u8]) -> Vec<u32> {
+pub(super) fn read_u32s(bytes: &[u8]) -> Vec<u32> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / 4).map(|_| r.u32()).collect()
+}
+
+pub(super) fn origin_bytes(origin: glam::DVec3) -> Vec<u8> {
+    let mut w = Writer::default();
+    for v in origin.to_array() {
+        w.f64(v);
+    }
+    w.0
+}
+
+pub(super) fn read_origin(bytes: &[u8]) -> glam::DVec3 {
+    let mut r = Reader { bytes, at: 0 };
+    glam::DVec3::new(r.f64(), r.f64(), r.f64())
 }
 
 fn indices_section(name: String, indices: &Indices) -> Section {
@@ -468,11 +483,7 @@ pub(crate) fn sections(out: &StageOutput) -> Vec<Section> {
             out
         }
         StageOutput::SphereMesh(m) => {
-            let mut w = Writer::default();
-            for v in m.origin.to_array() {
-                w.f64(v);
-            }
-            let mut out = vec![s("origin", ORIGIN, w.0)];
+            let mut out = vec![s("origin", ORIGIN, origin_bytes(m.origin))];
             for (name, part) in PARTS.into_iter().zip([&m.terrain, &m.blocks, &m.water]) {
                 out.push(s(&format!("{name}.vertices"), VERTEX, vertex_bytes(&part.vertices)));
                 out.push(indices_section(format!("{name}.indices"), &part.indices));
@@ -480,6 +491,8 @@ pub(crate) fn sections(out: &StageOutput) -> Vec<Section> {
             }
             out
         }
+        StageOutput::Collider(c) => physics::collider_sections(c),
+        StageOutput::NavMesh(n) => physics::navmesh_sections(n),
     }
 }
 
@@ -508,6 +521,8 @@ fn expected_sections(stage: Stage) -> Vec<(String, &'static [&'static [Field]])>
                 ]
             }))
             .collect(),
+        Stage::Collider => physics::COLLIDER_SECTIONS.iter().map(|&(n, l)| (n.to_owned(), l)).collect(),
+        Stage::NavMesh => physics::NAVMESH_SECTIONS.iter().map(|&(n, l)| (n.to_owned(), l)).collect(),
     }
 }
 
@@ -545,7 +560,7 @@ pub fn encode_binary(out: &StageOutput, generator_version: u32) -> Vec<u8> {
     file
 }
 
-fn err(message: impl Into<String>) -> DumpError {
+pub(super) fn err(message: impl Into<String>) -> DumpError {
     DumpError::new(message)
 }
 
@@ -686,9 +701,8 @@ fn build(stage: Stage, key: crate::RegionKey, s: &[Section]) -> Result<StageOutp
             StageOutput::CubeMesh(CubeMesh { key, terrain, blocks, water })
         }
         Stage::SphereMesh => {
-            let mut r = Reader { bytes: &s[0].bytes, at: 0 };
             exact(&s[0], 1)?;
-            let origin = glam::DVec3::new(r.f64(), r.f64(), r.f64());
+            let origin = read_origin(&s[0].bytes);
             let mut parts = Vec::with_capacity(3);
             for (p, name) in PARTS.iter().enumerate() {
                 let vertices = read_vertices(&s[1 + 3 * p].bytes);
@@ -700,6 +714,14 @@ fn build(stage: Stage, key: crate::RegionKey, s: &[Section]) -> Result<StageOutp
             }
             let [terrain, blocks, water]: [MeshPart; 3] = parts.try_into().expect("three parts");
             StageOutput::SphereMesh(SphereMesh { key, origin, terrain, blocks, water })
+        }
+        Stage::Collider => {
+            exact(&s[0], 1)?;
+            StageOutput::Collider(physics::read_collider(key, s)?)
+        }
+        Stage::NavMesh => {
+            exact(&s[0], 1)?;
+            StageOutput::NavMesh(physics::read_navmesh(key, s)?)
         }
     })
 }

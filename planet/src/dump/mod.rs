@@ -13,21 +13,24 @@
 //! | `voxels.bin` | `VoxelGrid` | the planet plan, the columns | binary |
 //! | `cube_mesh.bin` | `CubeMesh` | the planet plan, the columns, the voxels | binary |
 //! | `sphere_mesh.bin` | `SphereMesh` | the planet plan, the cube mesh | binary |
+//! | `collider.bin` | `Collider` | the sphere mesh | binary (triangles; the BVH is rebuilt) |
+//! | `navmesh.bin` | `NavMesh` | the planet plan (its `NavSettings`), the sphere mesh, the collider | binary |
 //! | `manifest.json` | | | [`Manifest`] |
 //!
 //! Plans are the JSON their serde types write (the same as `planet system
-//! --json`), and can be edited by hand. Grids and meshes are binary
-//! (`binary.rs`): the 8 bytes `PLANETSD`, a little-endian `u32` length, a JSON
-//! [`Header`] of that length (stage, key, versions, the sections of the
-//! payload with their element layouts, the payload's length and XXH3-64
-//! hash), then the payload: the sections back to back, every number
-//! little-endian, with no padding.
+//! --json`), and can be edited by hand. Grids, meshes, the collider and the
+//! navmesh are binary (`binary.rs`, `physics.rs`): the 8 bytes `PLANETSD`, a
+//! little-endian `u32` length, a JSON [`Header`] of that length (stage, key,
+//! versions, the sections of the payload with their element layouts, the
+//! payload's length and XXH3-64 hash), then the payload: the sections back to
+//! back, every number little-endian, with no padding.
 //!
 //! Nothing here reads a clock or a file: the `planet dump`, `replay` and
 //! `inspect` commands do the I/O and the timing.
 
 mod binary;
 mod diff;
+mod physics;
 mod run;
 
 pub use binary::{Field, Header, Kind, SectionHeader, decode_binary, encode_binary};
@@ -40,13 +43,15 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::mesh::{CubeMesh, SphereMesh};
+use crate::physics::{Collider, NavMesh};
 use crate::plan::{PlanetPlan, SystemPlan};
 use crate::signature::Signature;
 use crate::terrain::{ColumnField, VoxelGrid};
 
 /// The version of the dump format (file layouts and manifest), independent of
 /// `GENERATOR_VERSION`; bumped when a file's layout changes or a stage is added.
-pub const DUMP_FORMAT: u32 = 1;
+/// Format 2 added the `collider` and `navmesh` stages.
+pub const DUMP_FORMAT: u32 = 2;
 
 /// The name of the manifest in a dump folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -70,12 +75,24 @@ pub enum Stage {
     CubeMesh,
     /// `PlanetPlan` and `CubeMesh` -> `SphereMesh` (spherify).
     SphereMesh,
+    /// `SphereMesh` -> `Collider` (the triangles with their BVH).
+    Collider,
+    /// `PlanetPlan` (its `NavSettings`), `SphereMesh` and `Collider` -> `NavMesh`.
+    NavMesh,
 }
 
 impl Stage {
     /// Every stage, in the order they run.
-    pub const ALL: [Self; 6] =
-        [Self::SystemPlan, Self::PlanetPlan, Self::Columns, Self::Voxels, Self::CubeMesh, Self::SphereMesh];
+    pub const ALL: [Self; 8] = [
+        Self::SystemPlan,
+        Self::PlanetPlan,
+        Self::Columns,
+        Self::Voxels,
+        Self::CubeMesh,
+        Self::SphereMesh,
+        Self::Collider,
+        Self::NavMesh,
+    ];
 
     /// The stage's name in manifests and on the command line.
     #[must_use]
@@ -87,6 +104,8 @@ impl Stage {
             Self::Voxels => "voxels",
             Self::CubeMesh => "cube_mesh",
             Self::SphereMesh => "sphere_mesh",
+            Self::Collider => "collider",
+            Self::NavMesh => "navmesh",
         }
     }
 
@@ -100,6 +119,8 @@ impl Stage {
             Self::Voxels => "VoxelGrid",
             Self::CubeMesh => "CubeMesh",
             Self::SphereMesh => "SphereMesh",
+            Self::Collider => "Collider",
+            Self::NavMesh => "NavMesh",
         }
     }
 
@@ -113,6 +134,8 @@ impl Stage {
             Self::Voxels => "voxels.bin",
             Self::CubeMesh => "cube_mesh.bin",
             Self::SphereMesh => "sphere_mesh.bin",
+            Self::Collider => "collider.bin",
+            Self::NavMesh => "navmesh.bin",
         }
     }
 
@@ -138,6 +161,8 @@ impl Stage {
             Self::Voxels => "planet_plan, columns",
             Self::CubeMesh => "planet_plan, columns, voxels",
             Self::SphereMesh => "planet_plan, cube_mesh",
+            Self::Collider => "sphere_mesh",
+            Self::NavMesh => "planet_plan, sphere_mesh, collider",
         }
     }
 }
@@ -164,10 +189,11 @@ impl FromStr for Stage {
     }
 }
 
-/// One stage's output, in memory.
+/// One stage's output, in memory. Equal is bit for bit where
+/// [`first_difference`] finds no difference (a collider's BVH included).
 // A handful live at a time (one per stage), so the plan's size is not worth a box.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum StageOutput {
     /// The sun and the planets' places.
     SystemPlan(SystemPlan),
@@ -181,6 +207,33 @@ pub enum StageOutput {
     CubeMesh(CubeMesh),
     /// Spherified, on the planet.
     SphereMesh(SphereMesh),
+    /// The collision mesh.
+    Collider(Collider),
+    /// The navigation polygons.
+    NavMesh(NavMesh),
+}
+
+impl PartialEq for StageOutput {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::SystemPlan(a), Self::SystemPlan(b)) => a == b,
+            (Self::PlanetPlan(a), Self::PlanetPlan(b)) => a == b,
+            (Self::Columns(a), Self::Columns(b)) => a == b,
+            (Self::Voxels(a), Self::Voxels(b)) => a == b,
+            (Self::CubeMesh(a), Self::CubeMesh(b)) => a == b,
+            (Self::SphereMesh(a), Self::SphereMesh(b)) => a == b,
+            (Self::Collider(a), Self::Collider(b)) => same_collider(a, b),
+            (Self::NavMesh(a), Self::NavMesh(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Whether two colliders are the same, everything `parry3d` holds included
+/// (the BVH, and any topology or pseudo-normals its flags ask for): their
+/// serde forms are equal. (`Collider` has no `PartialEq`: `TriMesh` has none.)
+pub(crate) fn same_collider(a: &Collider, b: &Collider) -> bool {
+    a.key == b.key && serde_json::to_vec(a).ok() == serde_json::to_vec(b).ok()
 }
 
 impl StageOutput {
@@ -194,6 +247,8 @@ impl StageOutput {
             Self::Voxels(_) => Stage::Voxels,
             Self::CubeMesh(_) => Stage::CubeMesh,
             Self::SphereMesh(_) => Stage::SphereMesh,
+            Self::Collider(_) => Stage::Collider,
+            Self::NavMesh(_) => Stage::NavMesh,
         }
     }
 
@@ -227,6 +282,8 @@ impl StageOutput {
             Self::Voxels(v) => Some(v.key),
             Self::CubeMesh(m) => Some(m.key),
             Self::SphereMesh(m) => Some(m.key),
+            Self::Collider(c) => Some(c.key),
+            Self::NavMesh(n) => Some(n.key),
         }
     }
 }

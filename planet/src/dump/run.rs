@@ -7,6 +7,7 @@ use super::{DumpError, Stage, StageOutput};
 use crate::RegionKey;
 use crate::geometry::PlanetGrid;
 use crate::mesh::{CubeMesh, MeshWorkspace, SphereMesh, polygonize, spherify};
+use crate::physics::{Collider, NavMesh, NavSettings, collider, navmesh};
 use crate::plan::{PlanetPlan, SystemPlan};
 use crate::recipe::SystemRecipe;
 use crate::terrain::{ColumnField, Terrain, VoxelGrid};
@@ -23,7 +24,7 @@ pub struct RegionInput<'a> {
 }
 
 /// The outputs of a region's stages so far: each stage reads the ones before it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Chain {
     /// `SystemPlan`.
     pub system_plan: Option<SystemPlan>,
@@ -37,6 +38,27 @@ pub struct Chain {
     pub cube_mesh: Option<CubeMesh>,
     /// `SphereMesh`.
     pub sphere_mesh: Option<SphereMesh>,
+    /// `Collider`.
+    pub collider: Option<Collider>,
+    /// `NavMesh`.
+    pub navmesh: Option<NavMesh>,
+}
+
+impl PartialEq for Chain {
+    fn eq(&self, other: &Self) -> bool {
+        let colliders = match (&self.collider, &other.collider) {
+            (Some(a), Some(b)) => super::same_collider(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        self.system_plan == other.system_plan
+            && self.planet_plan == other.planet_plan
+            && self.columns == other.columns
+            && self.voxels == other.voxels
+            && self.cube_mesh == other.cube_mesh
+            && self.sphere_mesh == other.sphere_mesh
+            && colliders
+            && self.navmesh == other.navmesh
+    }
 }
 
 impl Chain {
@@ -49,6 +71,8 @@ impl Chain {
             StageOutput::Voxels(v) => self.voxels = Some(v),
             StageOutput::CubeMesh(v) => self.cube_mesh = Some(v),
             StageOutput::SphereMesh(v) => self.sphere_mesh = Some(v),
+            StageOutput::Collider(v) => self.collider = Some(v),
+            StageOutput::NavMesh(v) => self.navmesh = Some(v),
         }
     }
 
@@ -62,6 +86,8 @@ impl Chain {
             Stage::Voxels => self.voxels.clone().map(StageOutput::Voxels),
             Stage::CubeMesh => self.cube_mesh.clone().map(StageOutput::CubeMesh),
             Stage::SphereMesh => self.sphere_mesh.clone().map(StageOutput::SphereMesh),
+            Stage::Collider => self.collider.clone().map(StageOutput::Collider),
+            Stage::NavMesh => self.navmesh.clone().map(StageOutput::NavMesh),
         }
     }
 }
@@ -123,6 +149,21 @@ pub fn run_stage(stage: Stage, input: &RegionInput<'_>, chain: &Chain) -> Result
             grid.check(cube.key).map_err(|e| DumpError::new(format!("cube_mesh key {}: {e}", cube.key)))?;
             StageOutput::SphereMesh(spherify(&grid, cube))
         }
+        Stage::Collider => StageOutput::Collider(collider(need(&chain.sphere_mesh, stage, Stage::SphereMesh)?)),
+        Stage::NavMesh => {
+            let plan = need(&chain.planet_plan, stage, Stage::PlanetPlan)?;
+            let mesh = need(&chain.sphere_mesh, stage, Stage::SphereMesh)?;
+            let col = need(&chain.collider, stage, Stage::Collider)?;
+            if col.key != mesh.key
+                || col.origin.to_array().map(f64::to_bits) != mesh.origin.to_array().map(f64::to_bits)
+            {
+                return Err(DumpError::new(format!(
+                    "collider (key {}, origin {}) is not of sphere_mesh (key {}, origin {})",
+                    col.key, col.origin, mesh.key, mesh.origin
+                )));
+            }
+            StageOutput::NavMesh(navmesh(mesh, col, &NavSettings::for_recipe(&plan.recipe)))
+        }
     })
 }
 
@@ -161,11 +202,27 @@ pub fn check_chain(chain: &Chain, planet: u32, key: RegionKey) -> Vec<(Stage, St
         (Stage::Voxels, chain.voxels.as_ref().map(|v| v.key)),
         (Stage::CubeMesh, chain.cube_mesh.as_ref().map(|m| m.key)),
         (Stage::SphereMesh, chain.sphere_mesh.as_ref().map(|m| m.key)),
+        (Stage::Collider, chain.collider.as_ref().map(|c| c.key)),
+        (Stage::NavMesh, chain.navmesh.as_ref().map(|n| n.key)),
     ] {
         if let Some(k) = k
             && k != key
         {
             errors.push((stage, format!("key = {k}: must be the manifest's key {key}")));
+        }
+    }
+    if let Some(mesh) = &chain.sphere_mesh {
+        // Both are relative to the mesh's origin, bit for bit.
+        let bits = |o: glam::DVec3| o.to_array().map(f64::to_bits);
+        for (stage, origin) in [
+            (Stage::Collider, chain.collider.as_ref().map(|c| c.origin)),
+            (Stage::NavMesh, chain.navmesh.as_ref().map(|n| n.origin)),
+        ] {
+            if let Some(o) = origin
+                && bits(o) != bits(mesh.origin)
+            {
+                errors.push((stage, format!("origin = {o}: must be the sphere mesh's origin {}", mesh.origin)));
+            }
         }
     }
     const MAX: usize = 8;

@@ -27,13 +27,22 @@ fn every_stage_round_trips_bit_for_bit() {
         // Encoding is canonical: the same output, the same bytes.
         assert_eq!(back.encode(crate::GENERATOR_VERSION), bytes, "{stage}");
     }
+    // The collider read back rebuilds its BVH: the same collider, BVH included.
+    let (col, nav) = (chain.collider.as_ref().unwrap(), chain.navmesh.as_ref().unwrap());
+    let Ok(StageOutput::Collider(back)) =
+        StageOutput::decode(Stage::Collider, &StageOutput::Collider(col.clone()).encode(1))
+    else {
+        unreachable!()
+    };
+    assert_eq!(back.signature(), col.signature());
+    assert!(col.triangle_count() > 1000 && !nav.polygons.is_empty(), "{col:?}: {} polygons", nav.polygons.len());
     assert!(check_chain(&chain, 1, "0/6/2/2/0".parse().unwrap()).is_empty());
 }
 
 #[test]
 fn damaged_binary_files_are_refused_with_the_reason() {
     let (chain, _) = chain("0/6/2/2/0");
-    for stage in [Stage::Columns, Stage::Voxels, Stage::CubeMesh, Stage::SphereMesh] {
+    for stage in Stage::ALL.into_iter().filter(|s| !s.is_json()) {
         let good = chain.get(stage).unwrap().encode(1);
         let message = |bytes: &[u8]| StageOutput::decode(stage, bytes).unwrap_err().0;
         // Truncated anywhere: in the preamble, the header, the payload.
@@ -123,4 +132,160 @@ fn manifests_check_their_shape() {
     assert_eq!("PlanetPlan".parse::<Stage>(), Ok(Stage::PlanetPlan));
     assert_eq!("cube-mesh".parse::<Stage>(), Ok(Stage::CubeMesh));
     assert!("mesh".parse::<Stage>().unwrap_err().contains("system_plan, planet_plan"));
+}
+
+/// A binary stage file with its payload or header changed and the payload's
+/// hash made right again: damage only the checks past the hash can see.
+fn rehashed(good: &[u8], edit_header: impl FnOnce(&mut Header), edit_payload: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let header_len = u32::from_le_bytes(good[8..12].try_into().unwrap()) as usize;
+    let mut header: Header = serde_json::from_slice(&good[12..12 + header_len]).unwrap();
+    let mut payload = good[12 + header_len..].to_vec();
+    edit_payload(&mut payload);
+    edit_header(&mut header);
+    header.payload_bytes = payload.len() as u64;
+    header.payload_hash = hash_hex(&payload);
+    let json = serde_json::to_vec(&header).unwrap();
+    let mut out = binary::MAGIC.to_vec();
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Where section `name` starts in the payload.
+fn section_start(good: &[u8], name: &str) -> usize {
+    let header_len = u32::from_le_bytes(good[8..12].try_into().unwrap()) as usize;
+    let header: Header = serde_json::from_slice(&good[12..12 + header_len]).unwrap();
+    let mut at = 0;
+    for s in &header.sections {
+        if s.name == name {
+            return at;
+        }
+        at += s.count as usize * s.element_bytes as usize;
+    }
+    panic!("no section {name}");
+}
+
+#[test]
+fn physics_files_with_bad_contents_are_refused_naming_the_field() {
+    let (chain, _) = chain("0/6/2/2/0");
+    let col = StageOutput::Collider(chain.collider.clone().unwrap()).encode(1);
+    let nav = StageOutput::NavMesh(chain.navmesh.clone().unwrap()).encode(1);
+    let message = |stage: Stage, bytes: &[u8]| StageOutput::decode(stage, bytes).unwrap_err().0;
+    let put_u32 = |at: usize, v: u32| move |p: &mut Vec<u8>| p[at..at + 4].copy_from_slice(&v.to_le_bytes());
+
+    // A triangle's corner past the vertices (parry3d would panic building the BVH).
+    let vertices = chain.collider.as_ref().unwrap().mesh.as_ref().unwrap().vertices().len();
+    let at = section_start(&col, "triangles") + 12 * 5 + 4;
+    let bad = rehashed(&col, |_| {}, put_u32(at, vertices as u32));
+    assert_eq!(
+        message(Stage::Collider, &bad),
+        format!("triangles[5].vertices[1] = {vertices}: must be in 0..{vertices} (the vertex count)")
+    );
+    // A coordinate that is not finite.
+    let at = section_start(&col, "vertices") + 12 * 3 + 8;
+    let bad = rehashed(&col, |_| {}, put_u32(at, f32::NAN.to_bits()));
+    assert_eq!(message(Stage::Collider, &bad), "vertices[3].z = NaN: must be finite");
+    // Flags parry3d does not have.
+    let at = section_start(&col, "mesh");
+    let bad = rehashed(&col, |_| {}, |p| p[at + 1] = 0x80);
+    assert!(message(Stage::Collider, &bad).starts_with("mesh[0].flags = 0x8000: unknown bits 0x8000"));
+    // No mesh, but triangles; two meshes.
+    let bad = rehashed(&col, |h| h.sections[1].count = 0, |p| p.drain(at..at + 2).for_each(drop));
+    assert!(message(Stage::Collider, &bad).starts_with("mesh: no element (a region without a surface), but "));
+    let bad = rehashed(&col, |h| h.sections[1].count = 2, |p| p.splice(at..at, [0, 0]).for_each(drop));
+    assert_eq!(message(Stage::Collider, &bad), "mesh: 2 elements, must be 0 (no surface) or 1");
+    // A triangle count the payload cannot hold, a layout that is not the collider's.
+    let bad = rehashed(&col, |h| h.sections[3].count += 1, |_| {});
+    assert!(
+        message(Stage::Collider, &bad).starts_with("header.sections[3].count = "),
+        "{}",
+        message(Stage::Collider, &bad)
+    );
+    let bad = rehashed(&col, |h| h.sections[3].layout = "a:u32 b:u32 c:u32".into(), |_| {});
+    assert!(message(Stage::Collider, &bad).starts_with("header.sections[3].layout = \"a:u32 b:u32 c:u32\": must be"));
+
+    // A navmesh polygon's corner or neighbour out of range.
+    let n = chain.navmesh.as_ref().unwrap();
+    let (nv, np) = (n.vertices.len(), n.polygons.len());
+    let at = section_start(&nav, "polygons") + 24 * (np - 1) + 8;
+    let bad = rehashed(&nav, |_| {}, put_u32(at, nv as u32 + 7));
+    assert_eq!(
+        message(Stage::NavMesh, &bad),
+        format!("polygons[{}].vertices[2] = {}: must be in 0..{nv} (the vertex count)", np - 1, nv + 7)
+    );
+    let bad = rehashed(&nav, |_| {}, put_u32(at + 8, np as u32));
+    assert_eq!(
+        message(Stage::NavMesh, &bad),
+        format!(
+            "polygons[{}].neighbours[1] = {np}: must be in 0..{np} (the polygon count) or 4294967295 (no neighbour)",
+            np - 1
+        )
+    );
+    // Two origins.
+    let bad = rehashed(&nav, |h| h.sections[0].count = 2, |p| p.splice(0..0, [0; 24]).for_each(drop));
+    assert_eq!(message(Stage::NavMesh, &bad), "origin: 2 elements, must be 1");
+}
+
+/// A change to what the navmesh is built from (its settings, the mesh under
+/// it, the collider over it) shows as a difference naming the element.
+#[test]
+fn changes_to_the_physics_inputs_are_named() {
+    let (chain, recipe) = chain("0/6/2/2/0");
+    let input = RegionInput { recipe: &recipe, planet: 1, key: "0/6/2/2/0".parse().unwrap() };
+    let nav = StageOutput::NavMesh(chain.navmesh.clone().unwrap());
+    let rerun = |chain: &Chain| run_stage(Stage::NavMesh, &input, chain).unwrap();
+    assert_eq!(first_difference(&nav, &rerun(&chain)), None);
+
+    // Without a sea, the sea floor is walkable too: more polygons.
+    let mut dry = chain.clone();
+    dry.planet_plan.as_mut().unwrap().recipe.sea.enabled = false;
+    let d = first_difference(&nav, &rerun(&dry)).expect("the sea floor is walkable without a sea");
+    assert!(d.starts_with("vertices[") || d.starts_with("polygons["), "{d}");
+
+    // A steeper limit than the recipe's: checked on the navmesh function, as the stage calls it.
+    let (mesh, col) = (chain.sphere_mesh.as_ref().unwrap(), chain.collider.as_ref().unwrap());
+    let mut settings = crate::physics::NavSettings::for_recipe(&chain.planet_plan.as_ref().unwrap().recipe);
+    settings.max_slope_deg = 10.0;
+    let flat = StageOutput::NavMesh(crate::physics::navmesh(mesh, col, &settings));
+    let d = first_difference(&nav, &flat).expect("fewer walkable slopes");
+    assert!(d.contains("elements differ"), "{d}");
+
+    // A corner of a walkable triangle raised a centimetre: the collider and
+    // the navmesh both name a vertex.
+    let StageOutput::NavMesh(n) = &nav else { unreachable!() };
+    let mut moved = chain.clone();
+    let terrain = &mut moved.sphere_mesh.as_mut().unwrap().terrain;
+    let corner = terrain.vertices.iter().position(|v| v.position == n.vertices[0]).unwrap();
+    let p = glam::Vec3::from_array(terrain.vertices[corner].position);
+    let up = (mesh.origin + p.as_dvec3()).normalize().as_vec3();
+    terrain.vertices[corner].position = (p + up * 0.01).to_array();
+    let col_after = run_stage(Stage::Collider, &input, &moved).unwrap();
+    let d = first_difference(&StageOutput::Collider(col.clone()), &col_after).unwrap();
+    assert!(d.starts_with("vertices["), "{d}");
+    moved.set(col_after);
+    let d = first_difference(&nav, &rerun(&moved)).unwrap();
+    assert!(d.starts_with("vertices[0]."), "{d}");
+}
+
+/// The physics stages give the same bytes, the collider's BVH included, on
+/// several threads at once as on one.
+#[test]
+fn physics_stages_agree_across_threads() {
+    let (chain, recipe) = chain("4/0/88/100/0");
+    let input = RegionInput { recipe: &recipe, planet: 1, key: "4/0/88/100/0".parse().unwrap() };
+    for stage in [Stage::Collider, Stage::NavMesh] {
+        let one = chain.get(stage).unwrap();
+        let runs: Vec<StageOutput> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..4).map(|_| s.spawn(|| run_stage(stage, &input, &chain).unwrap())).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for out in &runs {
+            assert_eq!(first_difference(&one, out), None, "{stage}");
+            assert_eq!(out.encode(1), one.encode(1), "{stage}");
+        }
+        if let (StageOutput::Collider(a), StageOutput::Collider(b)) = (&one, &runs[3]) {
+            assert_eq!(a.signature(), b.signature());
+        }
+    }
 }

@@ -1,12 +1,15 @@
 //! `planet inspect PATH [--out DIR]`: a readable summary of a dump folder or
 //! of one stage file, with voxel grids written as PNG slices (`planet
-//! slice`'s renderer) and meshes as OBJ (`planet mesh`'s exporter).
+//! slice`'s renderer), meshes as OBJ (`planet mesh`'s exporter), and the
+//! collider and navmesh as plain OBJ in the same frame.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use glam::Vec3;
 use planet::dump::{MANIFEST_FILE, Stage, StageOutput};
-use planet::mesh::spherify;
+use planet::mesh::{SphereMesh, spherify};
+use planet::physics::{NO_NEIGHBOUR, NavMesh};
 use planet::terrain::{ColumnField, Terrain, VoxelGrid};
 use planet::{GENERATOR_VERSION, PlanetPlan};
 
@@ -92,7 +95,7 @@ impl Exports {
         Ok(())
     }
 
-    fn obj(&mut self, name: &str, terrain: &Terrain, mesh: &planet::mesh::SphereMesh) -> Result<(), Failure> {
+    fn obj(&mut self, name: &str, terrain: &Terrain, mesh: &SphereMesh) -> Result<(), Failure> {
         let scene = Scene::collect(terrain, std::slice::from_ref(mesh), mesh.origin, false);
         self.write(name, &scene.obj(&[mesh.key]))
     }
@@ -139,6 +142,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
     }
     let mut plan: Option<PlanetPlan> = None;
     let mut columns: Option<ColumnField> = None;
+    let mut sphere: Option<SphereMesh> = None;
     for (f, entry) in raw.files.iter().zip(&m.stages) {
         let stage = entry.stage;
         let status = match &f.bytes {
@@ -162,7 +166,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
             }
             Some(Ok(out)) => {
                 let terrain = plan.as_ref().map(Terrain::new);
-                summary(out, terrain.as_ref(), text);
+                summary(out, terrain.as_ref(), sphere.as_ref(), text);
                 if let StageOutput::PlanetPlan(p) = out {
                     let errors = p.validate_at("recipe");
                     for e in &errors {
@@ -173,8 +177,10 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
                     }
                 }
                 export(out, terrain.as_ref(), columns.as_ref(), exports, text)?;
-                if let StageOutput::Columns(c) = out {
-                    columns = Some(c.clone());
+                match out {
+                    StageOutput::Columns(c) => columns = Some(c.clone()),
+                    StageOutput::SphereMesh(m) => sphere = Some(m.clone()),
+                    _ => {}
                 }
             }
         }
@@ -214,9 +220,20 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
         Some(StageOutput::Columns(c)) => Some(c),
         _ => None,
     };
+    // The walkable share and the collider's source counts are of the mesh beside it.
+    let sphere = match (&out, beside(Stage::SphereMesh)) {
+        (StageOutput::Collider(_) | StageOutput::NavMesh(_), Some(StageOutput::SphereMesh(m)))
+            if out.key() == Some(m.key) =>
+        {
+            Some(m)
+        }
+        _ => None,
+    };
     let terrain = plan.as_ref().map(Terrain::new);
-    summary(&out, terrain.as_ref(), text);
-    if stage.is_json() {
+    summary(&out, terrain.as_ref(), sphere.as_ref(), text);
+    if matches!(stage, Stage::Collider | Stage::NavMesh) {
+        // Drawn without the plan: they carry no materials.
+    } else if stage.is_json() {
         if let StageOutput::PlanetPlan(p) = &out {
             for e in p.validate_at("recipe") {
                 let _ = writeln!(text, "  invalid: {e}");
@@ -234,8 +251,9 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
 /// Which stage a file's bytes hold: a binary header's stage, or the plan whose JSON it parses as.
 fn guess_stage(bytes: &[u8]) -> Option<Stage> {
     if bytes.starts_with(b"PLANETSD") {
-        return [Stage::Columns, Stage::Voxels, Stage::CubeMesh, Stage::SphereMesh]
+        return Stage::ALL
             .into_iter()
+            .filter(|s| !s.is_json())
             .find(|&s| planet::dump::decode_binary(s, bytes).is_ok());
     }
     let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
@@ -248,7 +266,8 @@ fn guess_stage(bytes: &[u8]) -> Option<Stage> {
     }
 }
 
-/// PNG slices of a grid, OBJ of a mesh (both need the plan).
+/// PNG slices of a grid, OBJ of a mesh (both need the plan), plain OBJ of
+/// the collider and the navmesh (in the sphere mesh's frame: they line up).
 fn export(
     out: &StageOutput,
     terrain: Option<&Terrain>,
@@ -256,6 +275,26 @@ fn export(
     exports: &mut Exports,
     text: &mut String,
 ) -> Result<(), Failure> {
+    match out {
+        StageOutput::Collider(c) => {
+            let Some(mesh) = &c.mesh else { return Ok(()) };
+            let obj = plain_obj(
+                &format!("planet collider export: region {}", c.key),
+                mesh.vertices().iter().map(|v| [v.x, v.y, v.z]),
+                mesh.indices().iter().copied(),
+            );
+            return exports.write("collider.obj", &obj);
+        }
+        StageOutput::NavMesh(n) => {
+            let obj = plain_obj(
+                &format!("planet navmesh export: region {}", n.key),
+                n.vertices.iter().copied(),
+                n.polygons.iter().map(|p| p.vertices),
+            );
+            return exports.write("navmesh.obj", &obj);
+        }
+        _ => {}
+    }
     let Some(terrain) = terrain else { return Ok(()) };
     match out {
         StageOutput::Voxels(grid) => {
@@ -281,12 +320,68 @@ fn export(
     Ok(())
 }
 
+/// Wavefront OBJ of bare triangles, positions in metres from the region's origin.
+fn plain_obj(
+    title: &str,
+    vertices: impl Iterator<Item = [f32; 3]>,
+    triangles: impl Iterator<Item = [u32; 3]>,
+) -> Vec<u8> {
+    let mut out = format!("# {title}, positions in metres from the region's origin\n");
+    for [x, y, z] in vertices {
+        let _ = writeln!(out, "v {x} {y} {z}");
+    }
+    for [a, b, c] in triangles {
+        let _ = writeln!(out, "f {} {} {}", a + 1, b + 1, c + 1);
+    }
+    out.into_bytes()
+}
+
+/// The bounds of some points, as text: `(x, y, z)..(x, y, z) m from the origin, W x H x D m`.
+fn bounds(points: impl Iterator<Item = Vec3>) -> String {
+    let (lo, hi) = points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(l, h), p| (l.min(p), h.max(p)));
+    let size = hi - lo;
+    format!(
+        "({:.2}, {:.2}, {:.2})..({:.2}, {:.2}, {:.2}) m from the origin, {:.1} x {:.1} x {:.1} m",
+        lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, size.x, size.y, size.z
+    )
+}
+
+fn triangle_area([a, b, c]: [Vec3; 3]) -> f64 {
+    f64::from((b - a).cross(c - a).length()) * 0.5
+}
+
+/// The navmesh's islands: sets of polygons joined through their neighbours.
+fn islands(n: &NavMesh) -> usize {
+    let mut seen = vec![false; n.polygons.len()];
+    let mut count = 0;
+    let mut stack = Vec::new();
+    for start in 0..n.polygons.len() {
+        if seen[start] {
+            continue;
+        }
+        count += 1;
+        seen[start] = true;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            for &q in &n.polygons[p].neighbours {
+                // Neighbours are checked in range when the file is read.
+                if q != NO_NEIGHBOUR && !seen[q as usize] {
+                    seen[q as usize] = true;
+                    stack.push(q as usize);
+                }
+            }
+        }
+    }
+    count
+}
+
 fn range(values: impl Iterator<Item = f32>) -> (f32, f32) {
     values.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
 }
 
-/// A few lines about one stage's output.
-fn summary(out: &StageOutput, terrain: Option<&Terrain>, text: &mut String) {
+/// A few lines about one stage's output (`sphere`: the region's sphere mesh,
+/// for what the collider and navmesh are made from).
+fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereMesh>, text: &mut String) {
     let material = |m: u8| {
         terrain
             .and_then(|t| t.recipe.materials.get(usize::from(m)))
@@ -435,6 +530,86 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, text: &mut String) {
                 );
             }
             let _ = writeln!(text, "  signature {}", m.signature());
+        }
+        StageOutput::Collider(c) => {
+            let _ = writeln!(
+                text,
+                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
+                c.key, c.origin.x, c.origin.y, c.origin.z
+            );
+            let Some(mesh) = &c.mesh else {
+                let _ = writeln!(text, "  no mesh: the region has no surface to collide with");
+                return;
+            };
+            let flags: Vec<&str> = mesh.flags().iter_names().map(|(name, _)| name).collect();
+            let _ = writeln!(
+                text,
+                "  {} triangles, {} vertices (TriMesh flags: {})",
+                mesh.indices().len(),
+                mesh.vertices().len(),
+                if flags.is_empty() { "none".to_owned() } else { flags.join(" | ") }
+            );
+            let aabb = mesh.local_aabb();
+            let _ = writeln!(
+                text,
+                "  BVH bounds {}",
+                bounds([aabb.mins, aabb.maxs].into_iter().map(|v| Vec3::new(v.x, v.y, v.z)))
+            );
+            if let Some(m) = sphere {
+                let solid = [&m.terrain, &m.blocks].map(|p| (p.indices.len() + p.overlap.len()) / 3);
+                let _ = writeln!(
+                    text,
+                    "  from the sphere mesh's {} terrain and {} block triangles (owned and overlap; {} degenerate left \
+                     out)",
+                    solid[0],
+                    solid[1],
+                    (solid[0] + solid[1]).saturating_sub(mesh.indices().len())
+                );
+            }
+            let _ = writeln!(text, "  signature {} (the BVH included)", c.signature());
+        }
+        StageOutput::NavMesh(n) => {
+            let _ = writeln!(
+                text,
+                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
+                n.key, n.origin.x, n.origin.y, n.origin.z
+            );
+            let corner = |i: u32| Vec3::from_array(n.vertices[i as usize]);
+            let area: f64 = n.polygons.iter().map(|p| triangle_area(p.vertices.map(corner))).sum();
+            let _ = writeln!(
+                text,
+                "  {} polygons, {} vertices, {area:.1} m² walkable in {} islands",
+                n.polygons.len(),
+                n.vertices.len(),
+                islands(n)
+            );
+            let open = n.polygons.iter().flat_map(|p| p.neighbours).filter(|&q| q == NO_NEIGHBOUR).count();
+            let linked = n.polygons.len() * 3 - open;
+            let _ = writeln!(
+                text,
+                "  edges: {} shared, {open} open (linked to the neighbouring regions, or the walkable ground's edge)",
+                linked / 2
+            );
+            if let Some(m) = sphere {
+                let t = &m.terrain;
+                let position = |i: u32| Vec3::from_array(t.vertices[i as usize].position);
+                let owned = t.indices.to_u32();
+                let total: f64 = owned
+                    .chunks_exact(3)
+                    .map(|c| triangle_area([position(c[0]), position(c[1]), position(c[2])]))
+                    .sum();
+                let share = if total > 0.0 { 100.0 * area / total } else { 0.0 };
+                let _ = writeln!(
+                    text,
+                    "  walkable share: {share:.1}% of the terrain's area ({} of its {} owned triangles)",
+                    n.polygons.len(),
+                    owned.len() / 3
+                );
+            }
+            if !n.vertices.is_empty() {
+                let _ = writeln!(text, "  bounds {}", bounds(n.vertices.iter().map(|&v| Vec3::from_array(v))));
+            }
+            let _ = writeln!(text, "  signature {}", n.signature());
         }
     }
 }

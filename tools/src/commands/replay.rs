@@ -24,7 +24,7 @@ pub struct Args {
     /// The dump folder (`planet dump --out DIR`).
     dir: PathBuf,
     /// Take the dump as it is up to this stage (hand edits included) and re-run every later stage from it:
-    /// recipe, system_plan, planet_plan, columns, voxels, cube_mesh or sphere_mesh.
+    /// recipe, system_plan, planet_plan, columns, voxels, cube_mesh, sphere_mesh, collider or navmesh.
     #[arg(long, value_name = "STAGE")]
     from: Option<String>,
     /// Run each stage N times (1..=1000); times are the median, and every run must give the same output.

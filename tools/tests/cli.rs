@@ -2,21 +2,12 @@
 //! and bad recipe files, with bad arguments. Checks output, messages and exit
 //! codes, and that no panic ever reaches the terminal.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
+use common::{planet, text};
 use planet::PlannedSystem;
-
-fn planet(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_planet")).args(args).output().expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "panic in {args:?}: {stderr}");
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A file in a fresh scratch directory of this test process.
 fn scratch(name: &str, contents: &[u8]) -> PathBuf {

@@ -4,32 +4,20 @@
 //! lavapipe: `apt-get install mesa-vulkan-drivers`) and, for the window,
 //! `xvfb`; `.ci/run` installs both.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn planet(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_planet"));
-    command.args(args);
-    command.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    let out = command.output().expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "panic in {args:?}: {stderr}");
-    out
-}
+use common::planet_env as planet;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("planet-render-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("render-cli", name)
 }
 
 fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    common::text(&out.stderr)
 }
 
 /// An image that shows something: not one flat colour.

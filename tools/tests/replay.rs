@@ -4,29 +4,17 @@
 //! error (and no panic), a hand-edited plan replayed from its stage changes
 //! the terrain `planet inspect` draws, and a changed navmesh input shows.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::{Path, PathBuf};
+
+use common::{planet, text};
 use planet::dump::{FileEntry, Header, Manifest, Stage, StageOutput, hash_hex};
 use serde_json::Value;
 
-fn planet(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_planet")).args(args).output().expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "panic in {args:?}: {stderr}");
-    out
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// A fresh scratch folder of this test process.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("planet-replay-test-{}", std::process::id())).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch_dir("replay-test", name)
 }
 
 fn s(p: &Path) -> &str {

@@ -8,6 +8,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::Criterion;
 use planet::mesh::{
@@ -76,9 +77,9 @@ fn summary() {
     let mut worst: f64 = 0.0;
     for (name, t, columns, voxels) in regions() {
         let triangles = polygonize(&t, &columns, &voxels, &mut ws).terrain.triangles.len() / 3;
-        let dc = median_us(&dir, &name, "dual_contour");
-        let sn = median_us(&dir, &name, "surface_nets");
-        let sp = median_us(&dir, &name, "spherify");
+        let dc = common::median_us(&dir, &name, "dual_contour");
+        let sn = common::median_us(&dir, &name, "surface_nets");
+        let sp = common::median_us(&dir, &name, "spherify");
         let fmt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
         let ratio = dc.zip(sn).map(|(a, b)| a / b);
         worst = worst.max(ratio.unwrap_or(0.0));
@@ -95,16 +96,5 @@ fn summary() {
 }
 
 fn main() {
-    let mut c = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-        .configure_from_args();
-    bench(&mut c);
-    c.final_summary();
-    summary();
-}
-
-/// Median µs per iteration of `group/id`.
-fn median_us(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
-    common::median_ns(dir, group, id).map(|ns| ns / 1e3)
+    common::run(Duration::from_secs(1), Duration::from_secs(3), bench, summary);
 }

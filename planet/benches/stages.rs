@@ -9,6 +9,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::Criterion;
 use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
@@ -80,7 +81,7 @@ fn summary() {
         let col = collider(&mesh);
         let walkable = navmesh(&mesh, &col, &NavSettings::for_recipe(&t.recipe)).polygons.len();
         let [generate, polygonize, spherify, collider, navmesh] =
-            ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| median_us(&dir, &name, id));
+            ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| common::median_us(&dir, &name, id));
         if let Some(g) = generate {
             met &= collider.is_some_and(|c| c < g) && navmesh.is_some_and(|n| n < g);
         }
@@ -100,16 +101,5 @@ fn summary() {
 }
 
 fn main() {
-    let mut c = Criterion::default()
-        .warm_up_time(std::time::Duration::from_millis(500))
-        .measurement_time(std::time::Duration::from_secs(2))
-        .configure_from_args();
-    bench(&mut c);
-    c.final_summary();
-    summary();
-}
-
-/// Median µs per iteration of `group/id`.
-fn median_us(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
-    common::median_ns(dir, group, id).map(|ns| ns / 1e3)
+    common::run(Duration::from_millis(500), Duration::from_secs(2), bench, summary);
 }

@@ -1,7 +1,22 @@
-//! What the benches share: reading criterion's saved estimates back for the
-//! summary tables they print after their runs.
+//! What the benches share: their criterion set-up, and reading criterion's
+//! saved estimates back for the summary tables they print after their runs.
+
+// Each bench compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use criterion::Criterion;
+
+/// A bench's `main`: runs `bench` with the given warm-up and measurement
+/// times (the command line may override them), then prints `summary`.
+pub fn run(warm_up: Duration, measurement: Duration, bench: fn(&mut Criterion), summary: fn()) {
+    let mut c = Criterion::default().warm_up_time(warm_up).measurement_time(measurement).configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+    summary();
+}
 
 /// Where criterion wrote its estimates: `$CRITERION_HOME`, else the target
 /// directory that holds this bench binary.
@@ -21,4 +36,9 @@ pub fn median_ns(dir: &Path, group: &str, id: &str) -> Option<f64> {
     let text = std::fs::read_to_string(dir.join(group).join(id).join("new").join("estimates.json")).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     v["median"]["point_estimate"].as_f64()
+}
+
+/// The median time of one iteration of benchmark `group/id`, µs.
+pub fn median_us(dir: &Path, group: &str, id: &str) -> Option<f64> {
+    median_ns(dir, group, id).map(|ns| ns / 1e3)
 }

@@ -52,18 +52,20 @@ impl Collider {
     }
 }
 
+/// The triangles of a part that can be hit, owned and overlap: all but the
+/// degenerate ones (two equal corners), which collide with nothing.
+pub(super) fn solid_triangles(part: &MeshPart) -> impl Iterator<Item = [u32; 3]> + '_ {
+    [&part.indices, &part.overlap].into_iter().flat_map(|indices| {
+        (0..indices.len() / 3)
+            .map(|t| [indices.get(3 * t), indices.get(3 * t + 1), indices.get(3 * t + 2)])
+            .filter(|tri| tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2])
+    })
+}
+
 fn add_part(part: &MeshPart, vertices: &mut Vec<Vector>, triangles: &mut Vec<[u32; 3]>) {
     let base = vertices.len() as u32;
     vertices.extend(part.vertices.iter().map(|v| Vector::new(v.position[0], v.position[1], v.position[2])));
-    for indices in [&part.indices, &part.overlap] {
-        for t in 0..indices.len() / 3 {
-            let tri = [indices.get(3 * t), indices.get(3 * t + 1), indices.get(3 * t + 2)];
-            // Degenerate triangles (two equal corners) collide with nothing.
-            if tri[0] != tri[1] && tri[1] != tri[2] && tri[0] != tri[2] {
-                triangles.push(tri.map(|i| i + base));
-            }
-        }
-    }
+    triangles.extend(solid_triangles(part).map(|tri| tri.map(|i| i + base)));
 }
 
 /// Builds the collider of a region's mesh: its terrain and block triangles,
@@ -71,7 +73,8 @@ fn add_part(part: &MeshPart, vertices: &mut Vec<Vector>, triangles: &mut Vec<[u3
 #[must_use]
 pub fn collider(mesh: &SphereMesh) -> Collider {
     let mut vertices = Vec::with_capacity(mesh.terrain.vertices.len() + mesh.blocks.vertices.len());
-    let mut triangles = Vec::new();
+    let count = |p: &MeshPart| (p.indices.len() + p.overlap.len()) / 3;
+    let mut triangles = Vec::with_capacity(count(&mesh.terrain) + count(&mesh.blocks));
     add_part(&mesh.terrain, &mut vertices, &mut triangles);
     add_part(&mesh.blocks, &mut vertices, &mut triangles);
     let mesh_out = if triangles.is_empty() { None } else { TriMesh::new(vertices, triangles).ok() };

@@ -193,7 +193,7 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
     // The done check of walking: before a cave mouth, walk mode on, walk
     // ahead: down the hillside and into the cave, standing on its floor.
     let out = planet(
-        &["fly", "--view", "cave", "--script", "cave", "--seconds", "18", "--size", "320x180", "--threads", "2"],
+        &["fly", "--view", "cave", "--script", "cave", "--seconds", "14", "--size", "320x180", "--threads", "2"],
         &[("DISPLAY", server.display.as_str())],
     );
     assert!(out.status.success(), "{}", stderr(&out));

@@ -13,7 +13,8 @@
 //!
 //! `--script` replaces the keyboard and mouse with a timed input script (a
 //! built-in name or a JSON file) and `--seconds` quits after that long,
-//! writing `--screenshot`: how the client is tested under Xvfb.
+//! writing `--screenshot`: how the client is tested under Xvfb. A script's
+//! clock, and `--seconds` with it, starts once the view has streamed in.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -54,7 +55,7 @@ pub struct Args {
     /// Drive the camera from an input script (built-in: takeoff, cave) instead of the keyboard and mouse.
     #[arg(long, value_name = "NAME|FILE")]
     script: Option<String>,
-    /// Quit after this many seconds, 0.1..=86400.
+    /// Quit after this many seconds, 0.1..=86400 (with --script, counted from its start, once the view has streamed in).
     #[arg(long, value_name = "S")]
     seconds: Option<f64>,
     /// On quitting, write the window's last frame to this PNG.
@@ -193,6 +194,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         walker: None,
         walk_held: false,
         walk_height: None,
+        script_from: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
     eprintln!("{}", app.title(app.fps));
@@ -231,6 +233,8 @@ struct Client {
     walker: Option<Walker>,
     /// Whether the walk key was held last frame (it toggles when pressed).
     walk_held: bool,
+    /// When the script's clock started (the view had streamed in).
+    script_from: Option<Instant>,
     /// In walk mode, the feet's height over the ground under them (None
     /// while no fine enough ground is ready there).
     walk_height: Option<f64>,
@@ -262,11 +266,13 @@ impl Client {
         event_loop.exit();
     }
 
-    /// Moves the camera by one frame of input.
-    fn step(&mut self, dt: f64, elapsed: f64) {
+    /// Moves the camera by one frame of input (`clock`: the script's time,
+    /// negative while it waits for the view to stream in).
+    fn step(&mut self, dt: f64, clock: f64) {
         let (held, look): (BTreeSet<&str>, (f64, f64)) = match &self.script {
+            Some(_) if clock < 0.0 => (BTreeSet::new(), (0.0, 0.0)),
             Some(steps) => {
-                let step = steps.iter().find(|s| elapsed < s.until).unwrap_or(&steps[steps.len() - 1]);
+                let step = steps.iter().find(|s| clock < s.until).unwrap_or(&steps[steps.len() - 1]);
                 let keys = step.keys.iter().filter_map(|k| key_str(k)).collect();
                 (keys, (step.look[0] * dt, step.look[1] * dt))
             }
@@ -389,6 +395,9 @@ impl Client {
         )
     }
 }
+
+/// Longest a script waits for the view to stream in before it starts, seconds.
+const SCRIPT_WAIT_S: f64 = 60.0;
 
 /// Keys an input script may hold.
 const KEYS: [&str; 9] = ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump"];
@@ -537,11 +546,22 @@ impl Client {
         let dt = (now - self.last_frame).as_secs_f64().min(0.25);
         self.last_frame = now;
         let elapsed = (now - self.started).as_secs_f64();
-        self.step(dt, elapsed);
+        // A script's clock, and `--seconds` with it, runs from when the view
+        // has first streamed in (or a minute has passed): a scripted run
+        // does the same on a fast machine and a slow, busy one.
+        let clock = match (&self.script, self.script_from) {
+            (None, _) => elapsed,
+            (Some(_), Some(from)) => (now - from).as_secs_f64(),
+            (Some(_), None) => -1.0,
+        };
+        self.step(dt, clock);
         let Some(w) = &self.window else { return };
         let (width, height) = w.surface.size();
         let camera = ViewCamera::new(self.pose);
         self.world.update(&camera.engine_camera(f64::from(width) / f64::from(height.max(1))));
+        if self.script.is_some() && self.script_from.is_none() && (self.world.is_settled() || elapsed > SCRIPT_WAIT_S) {
+            self.script_from = Some(now);
+        }
         let capture = self.screenshot.is_some();
         let Some(w) = &mut self.window else { return };
         let result = w.surface.draw(capture, |view| {
@@ -567,7 +587,7 @@ impl Client {
             self.frames = 0;
             self.title_at = now;
         }
-        if self.seconds.is_some_and(|s| elapsed >= s) {
+        if self.seconds.is_some_and(|s| clock >= s) {
             event_loop.exit();
         }
     }

@@ -1,9 +1,11 @@
 //! The collider and navmesh stages: what they hold, and the same bytes on
 //! one thread or several, in any order.
 
+use glam::Vec3;
 use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
-use planet::physics::parry3d::math::Vector;
-use planet::physics::parry3d::query::{Ray, RayCast};
+use planet::physics::parry3d::math::{Pose, Vector};
+use planet::physics::parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
+use planet::physics::parry3d::shape::Ball;
 use planet::physics::{NO_NEIGHBOUR, NavSettings, collider, navmesh};
 use planet::terrain::{Terrain, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey, Signature};
@@ -71,12 +73,10 @@ fn the_collider_holds_the_surface_and_the_navmesh_only_walkable_dry_ground() {
         if m.terrain.indices.is_empty() {
             continue;
         }
-        let trimesh = c.mesh.as_ref().expect("a region with a surface has a collider");
+        assert!(!c.is_empty(), "{key}: a region with a surface has a collider");
         // A ray straight down over the region's centre meets its surface.
         let up = m.origin.normalize().as_vec3();
-        let top = up * 300.0;
-        let ray = Ray::new(Vector::new(top.x, top.y, top.z), Vector::new(-up.x, -up.y, -up.z));
-        assert!(trimesh.cast_local_ray(&ray, 600.0, false).is_some(), "{key}: the ray missed");
+        assert!(c.cast_ray(up * 300.0, -up, 600.0).is_some(), "{key}: the ray missed");
         walkable += n.polygons.len();
         for (p, polygon) in n.polygons.iter().enumerate() {
             let [a, b, cc] = polygon.vertices.map(|i| n.vertex(i));
@@ -96,4 +96,58 @@ fn the_collider_holds_the_surface_and_the_navmesh_only_walkable_dry_ground() {
         }
     }
     assert!(walkable > 1000, "only {walkable} walkable polygons");
+}
+
+/// A few numbers in 0..1 from a seed (a small LCG: the same every run).
+fn numbers(seed: &mut u64) -> f32 {
+    *seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+    (*seed >> 40) as f32 / (1u64 << 24) as f32
+}
+
+#[test]
+fn the_colliders_tree_finds_what_every_triangle_asked_in_turn_finds() {
+    // Rays and ball sweeps through each region, in all directions: the
+    // first hit through the tree is the first hit of all the triangles.
+    let t = terrain();
+    let mut seed = 7;
+    let (mut rays, mut hits, mut sweeps, mut touches) = (0, 0, 0, 0);
+    for key in keys(&t) {
+        let c = collider(&mesh(&t, key));
+        let Some((lo, hi)) = c.bounds() else { continue };
+        let triangles: Vec<_> = (0..c.triangle_count() as u32).map(|i| c.triangle(i)).collect();
+        for _ in 0..300 {
+            let mut point = || lo + (hi - lo) * Vec3::new(numbers(&mut seed), numbers(&mut seed), numbers(&mut seed));
+            let (from, to) = (point(), point());
+            let dir = (to - from).normalize();
+            let max = from.distance(to) * 1.5;
+            rays += 1;
+            let ray = Ray::new(Vector::new(from.x, from.y, from.z), Vector::new(dir.x, dir.y, dir.z));
+            let every = triangles
+                .iter()
+                .filter_map(|tri| tri.cast_local_ray(&ray, max, false))
+                .fold(None, |best: Option<f32>, d| Some(best.map_or(d, |b| b.min(d))));
+            let ours = c.cast_ray(from, dir, max).map(|h| h.distance);
+            assert_eq!(ours, every, "{key}: ray from {from} along {dir}");
+            hits += usize::from(ours.is_some());
+
+            let motion = (to - from) * 0.2;
+            let ball = Ball::new(0.4);
+            let options = ShapeCastOptions { max_time_of_impact: 1.0, ..ShapeCastOptions::default() };
+            let at = Pose::from_translation(Vector::new(from.x, from.y, from.z));
+            let velocity = Vector::new(motion.x, motion.y, motion.z);
+            let every = triangles
+                .iter()
+                .filter_map(|tri| {
+                    cast_shapes(&at, velocity, &ball, &Pose::IDENTITY, Vector::ZERO, tri, options).ok().flatten()
+                })
+                .map(|h| h.time_of_impact)
+                .fold(None, |best: Option<f32>, d| Some(best.map_or(d, |b| b.min(d))));
+            let ours = c.cast_shape(from, motion, &ball, 0.4, options).map(|h| h.time_of_impact);
+            assert_eq!(ours, every, "{key}: sweep from {from} by {motion}");
+            sweeps += 1;
+            touches += usize::from(ours.is_some());
+        }
+    }
+    eprintln!("{hits} of {rays} rays and {touches} of {sweeps} sweeps hit");
+    assert!(hits > rays / 10 && touches > sweeps / 20, "too few hits to test anything");
 }

@@ -213,7 +213,7 @@ fn every_kind_of_damage_gets_a_clear_error() {
         &|d: &Path| edit_json(&d.join("manifest.json"), |v| v["format"] = 9.into()),
         &[],
         2,
-        &["manifest.json: format = 9: this build reads dump format 2"],
+        &["manifest.json: format = 9: this build reads dump format 3"],
     );
     // Missing files.
     check(
@@ -420,7 +420,7 @@ fn a_changed_navmesh_input_is_a_mismatch() {
     for line in [
         "collider.bin (Collider, ",
         " triangles, ",
-        "(TriMesh flags: none)",
+        " vertices; BVH of ",
         "  BVH bounds (",
         "(the BVH included)",
         "navmesh.bin (NavMesh, ",

@@ -1,7 +1,7 @@
 //! Physics queries over the ready regions of a planet: a ray cast, the ground
 //! under a point along the local gravity, and sphere and capsule sweeps, each
-//! against every region's collider (`planet::physics::Collider`, a `parry3d`
-//! `TriMesh` with its BVH) that a bounding sphere test lets through. Space is
+//! against every region's collider (`planet::physics::Collider`: triangles
+//! with a bounding volume hierarchy) that a bounding sphere test lets through. Space is
 //! planet-local (metres from the planet's centre, f64); each region is asked
 //! in its own f32 frame, relative to its origin, so precision never depends on
 //! where on the planet the query is.
@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec3};
 use planet::RegionKey;
-use planet::physics::parry3d::math::{Pose, Vector};
-use planet::physics::parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
-use planet::physics::parry3d::shape::FeatureId;
-use planet::physics::parry3d::shape::{Ball, Capsule, Shape, TriMesh};
+use planet::physics::Collider;
+use planet::physics::parry3d::math::Vector;
+use planet::physics::parry3d::query::ShapeCastOptions;
+use planet::physics::parry3d::shape::{Ball, Capsule, Shape};
 
 pub use walker::{WalkInput, WalkSettings, Walker};
 
@@ -88,8 +88,8 @@ fn entries(regions: impl IntoIterator<Item = Arc<BuiltRegion>>) -> Vec<Entry> {
         .into_iter()
         .filter_map(|region| {
             let collider = region.collider.as_ref()?;
-            let aabb = collider.mesh.as_ref()?.local_aabb();
-            let (lo, hi) = (d(aabb.mins), d(aabb.maxs));
+            let (lo, hi) = collider.bounds()?;
+            let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
             let centre = collider.origin + (lo + hi) * 0.5;
             let radius = (hi - lo).length() * 0.5 + 1e-3;
             Some(Entry { region, centre, radius })
@@ -107,7 +107,7 @@ fn along(
     dir: DVec3,
     length: f64,
     fat: f64,
-) -> impl Iterator<Item = (&Entry, &TriMesh)> {
+) -> impl Iterator<Item = (&Entry, &Collider)> {
     entries.iter().filter_map(move |e| {
         let t = (e.centre - from).dot(dir).clamp(0.0, length);
         let near = from + dir * t;
@@ -115,7 +115,7 @@ fn along(
         if near.distance_squared(e.centre) > r * r {
             return None;
         }
-        Some((e, e.region.collider.as_ref()?.mesh.as_ref()?))
+        Some((e, e.region.collider.as_ref()?))
     })
 }
 
@@ -126,17 +126,15 @@ fn ray_cast(entries: &[Entry], origin: DVec3, dir: DVec3, max: f64) -> Option<Hi
         return None;
     }
     let mut best: Option<Hit> = None;
-    for (e, mesh) in along(entries, origin, dir, max, 0.0) {
-        let local = (origin - e.region.mesh.origin).as_vec3();
-        let ray = Ray::new(v(local), v(dir.as_vec3()));
+    for (e, collider) in along(entries, origin, dir, max, 0.0) {
+        let local = (origin - collider.origin).as_vec3();
         let limit = best.map_or(max, |b| b.distance) as f32;
-        if let Some(hit) = mesh.cast_local_ray_and_get_normal(&ray, limit, false) {
-            let distance = f64::from(hit.time_of_impact);
+        if let Some(hit) = collider.cast_ray(local, dir.as_vec3(), limit) {
+            let distance = f64::from(hit.distance);
             if best.is_none_or(|b| distance < b.distance) {
-                let n = d(hit.normal).normalize_or(-dir);
-                let normal = if n.dot(dir) > 0.0 { -n } else { n };
-                let front = hit.feature == FeatureId::Face(0);
-                best = Some(Hit { distance, point: origin + dir * distance, normal, region: e.region.key, front });
+                let normal = hit.normal.as_dvec3().normalize_or(-dir);
+                let (point, region, front) = (origin + dir * distance, e.region.key, hit.front);
+                best = Some(Hit { distance, point, normal, region, front });
             }
         }
     }
@@ -242,15 +240,14 @@ impl Colliders {
             compute_impact_geometry_on_penetration: true,
         };
         let mut best: Option<Hit> = None;
-        for (e, mesh) in along(&self.entries, centre, dir, length, bound) {
-            let local = (centre - e.region.mesh.origin).as_vec3();
-            let at = Pose::from_translation(v(local));
-            let hit = cast_shapes(&at, v(motion.as_vec3()), shape, &Pose::IDENTITY, Vector::ZERO, mesh, options);
-            if let Ok(Some(hit)) = hit {
+        for (e, collider) in along(&self.entries, centre, dir, length, bound) {
+            let local = (centre - collider.origin).as_vec3();
+            let hit = collider.cast_shape(local, motion.as_vec3(), shape, bound as f32, options);
+            if let Some(hit) = hit {
                 let t = f64::from(hit.time_of_impact);
                 if best.is_none_or(|b| t < b.distance) {
                     let normal = -d(hit.normal1).normalize_or(-dir);
-                    let point = e.region.mesh.origin + d(hit.witness2);
+                    let point = collider.origin + d(hit.witness2);
                     best = Some(Hit { distance: t, point, normal, region: e.region.key, front: true });
                 }
             }

@@ -50,8 +50,9 @@ use crate::terrain::{ColumnField, VoxelGrid};
 
 /// The version of the dump format (file layouts and manifest), independent of
 /// `GENERATOR_VERSION`; bumped when a file's layout changes or a stage is added.
-/// Format 2 added the `collider` and `navmesh` stages.
-pub const DUMP_FORMAT: u32 = 2;
+/// Format 2 added the `collider` and `navmesh` stages; format 3 dropped the
+/// collider's `mesh` section (parry's `TriMesh` flags) for its own tree.
+pub const DUMP_FORMAT: u32 = 3;
 
 /// The name of the manifest in a dump folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
@@ -222,18 +223,11 @@ impl PartialEq for StageOutput {
             (Self::Voxels(a), Self::Voxels(b)) => a == b,
             (Self::CubeMesh(a), Self::CubeMesh(b)) => a == b,
             (Self::SphereMesh(a), Self::SphereMesh(b)) => a == b,
-            (Self::Collider(a), Self::Collider(b)) => same_collider(a, b),
+            (Self::Collider(a), Self::Collider(b)) => a == b,
             (Self::NavMesh(a), Self::NavMesh(b)) => a == b,
             _ => false,
         }
     }
-}
-
-/// Whether two colliders are the same, everything `parry3d` holds included
-/// (the BVH, and any topology or pseudo-normals its flags ask for): their
-/// serde forms are equal. (`Collider` has no `PartialEq`: `TriMesh` has none.)
-pub(crate) fn same_collider(a: &Collider, b: &Collider) -> bool {
-    a.key == b.key && serde_json::to_vec(a).ok() == serde_json::to_vec(b).ok()
 }
 
 impl StageOutput {

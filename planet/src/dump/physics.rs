@@ -1,11 +1,10 @@
 //! The binary layouts of the physics stages, beside `binary.rs`'s framing:
 //!
-//! - `collider` (`Collider`): `origin`, `mesh` (one element, the `TriMesh`'s
-//!   `flags`, or none where the region has no surface), `vertices` (`f32` x,
-//!   y, z) and `triangles` (three `u32` vertex indices): what `parry3d` was
-//!   given. Reading rebuilds the `TriMesh` (its BVH) from them, which is the
-//!   same, bit for bit, as the one the stage built; they are checked first,
-//!   so `parry3d` never sees what it would panic on.
+//! - `collider` (`Collider`): `origin`, `vertices` (`f32` x, y, z) and
+//!   `triangles` (three `u32` vertex indices, in the tree's order; none
+//!   where the region has no surface). Reading checks them (every index in
+//!   range, every coordinate finite) and rebuilds the tree, which is the
+//!   same, bit for bit, as the one the stage built.
 //! - `navmesh` (`NavMesh`): `origin`, `vertices` (`f32` x, y, z) and
 //!   `polygons` (`NavPolygon`: three vertex indices, then the polygon across
 //!   each edge or `u32::MAX` for none).
@@ -16,16 +15,12 @@ use super::binary::{
     u32_bytes,
 };
 use crate::RegionKey;
-use crate::physics::parry3d::math::Vector;
-use crate::physics::parry3d::shape::{TriMesh, TriMeshFlags};
 use crate::physics::{Collider, NO_NEIGHBOUR, NavMesh, NavPolygon};
 
-use Kind::{F32, U16, U32};
+use Kind::{F32, U32};
 
 /// A point relative to an origin (a collider's or navmesh's vertex): 12 bytes.
 pub const POINT: &[Field] = &[f("x", F32), f("y", F32), f("z", F32)];
-/// A collider's `TriMesh`: its `TriMeshFlags` bits.
-pub const TRIMESH: &[Field] = &[f("flags", U16)];
 /// A collider's triangle: 12 bytes.
 pub const TRIANGLE: &[Field] = &[f("vertices[0]", U32), f("vertices[1]", U32), f("vertices[2]", U32)];
 /// A `NavPolygon`: 24 bytes.
@@ -39,8 +34,8 @@ pub const NAV_POLYGON: &[Field] = &[
 ];
 
 /// A collider file's sections, in order, with their layouts.
-pub(super) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 4] =
-    [("origin", &[ORIGIN]), ("mesh", &[TRIMESH]), ("vertices", &[POINT]), ("triangles", &[TRIANGLE])];
+pub(super) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 3] =
+    [("origin", &[ORIGIN]), ("vertices", &[POINT]), ("triangles", &[TRIANGLE])];
 
 /// A navmesh file's sections, in order, with their layouts.
 pub(super) const NAVMESH_SECTIONS: [(&str, &[&[Field]]); 3] =
@@ -52,18 +47,10 @@ fn section(name: &str, fields: &'static [Field], bytes: Vec<u8>) -> Section {
 
 /// A collider's sections.
 pub(super) fn collider_sections(c: &Collider) -> Vec<Section> {
-    let mesh = c.mesh.as_ref();
-    let mut flags = Writer::default();
-    if let Some(m) = mesh {
-        flags.u16(m.flags().bits());
-    }
-    let vertices = mesh.map_or(&[] as &[Vector], TriMesh::vertices);
-    let triangles = mesh.map_or(&[] as &[[u32; 3]], TriMesh::indices);
     vec![
         section("origin", ORIGIN, origin_bytes(c.origin)),
-        section("mesh", TRIMESH, flags.0),
-        section("vertices", POINT, point_bytes(vertices.iter().map(|v| [v.x, v.y, v.z]))),
-        section("triangles", TRIANGLE, u32_bytes(triangles.as_flattened())),
+        section("vertices", POINT, point_bytes(c.vertices.iter().copied())),
+        section("triangles", TRIANGLE, u32_bytes(c.triangles.as_flattened())),
     ]
 }
 
@@ -111,8 +98,8 @@ fn read_nav_polygons(bytes: &[u8]) -> Vec<NavPolygon> {
 /// A collider from its checked sections (`origin` holds one element).
 pub(super) fn read_collider(key: RegionKey, s: &[Section]) -> Result<Collider, DumpError> {
     let origin = read_origin(&s[0].bytes);
-    let mesh = build_trimesh(&s[1], read_points(&s[2].bytes), read_u32s(&s[3].bytes))?;
-    Ok(Collider { key, origin, mesh })
+    let triangles = read_u32s(&s[2].bytes).chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+    Collider::from_parts(key, origin, read_points(&s[1].bytes), triangles).map_err(err)
 }
 
 /// A navmesh from its checked sections (`origin` holds one element), every
@@ -139,53 +126,4 @@ pub(super) fn read_navmesh(key: RegionKey, s: &[Section]) -> Result<NavMesh, Dum
         }
     }
     Ok(NavMesh { key, origin, vertices, polygons })
-}
-
-/// A collider's `TriMesh` from its sections, checked first so `parry3d`
-/// never sees what it would panic on (an index past the vertices, a
-/// coordinate that is not finite): `None` where `mesh` has no element.
-fn build_trimesh(mesh: &Section, points: Vec<[f32; 3]>, flat: Vec<u32>) -> Result<Option<TriMesh>, DumpError> {
-    let triangles = flat.len() / 3;
-    match mesh.count() {
-        0 if points.is_empty() && triangles == 0 => return Ok(None),
-        0 => {
-            return Err(err(format!(
-                "mesh: no element (a region without a surface), but {} vertices and {triangles} triangles follow: \
-                 must be none",
-                points.len()
-            )));
-        }
-        1 => {}
-        n => return Err(err(format!("mesh: {n} elements, must be 0 (no surface) or 1"))),
-    }
-    let bits = u16::from_le_bytes([mesh.bytes[0], mesh.bytes[1]]);
-    let Some(flags) = TriMeshFlags::from_bits(bits) else {
-        return Err(err(format!(
-            "mesh[0].flags = {bits:#06x}: unknown bits {:#06x} (parry3d's TriMeshFlags are {:#06x})",
-            bits & !TriMeshFlags::all().bits(),
-            TriMeshFlags::all().bits()
-        )));
-    };
-    if triangles == 0 {
-        return Err(err("triangles: 0 elements, a collider's mesh has at least 1 (or there is no mesh)"));
-    }
-    for (i, p) in points.iter().enumerate() {
-        if let Some(c) = p.iter().position(|x| !x.is_finite()) {
-            return Err(err(format!("vertices[{i}].{} = {:?}: must be finite", ["x", "y", "z"][c], p[c])));
-        }
-    }
-    if let Some(i) = flat.iter().position(|&v| v as usize >= points.len()) {
-        return Err(err(format!(
-            "triangles[{}].vertices[{}] = {}: must be in 0..{} (the vertex count)",
-            i / 3,
-            i % 3,
-            flat[i],
-            points.len()
-        )));
-    }
-    let vertices = points.into_iter().map(|[x, y, z]| Vector::new(x, y, z)).collect();
-    let indices = flat.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
-    TriMesh::with_flags(vertices, indices, flags)
-        .map(Some)
-        .map_err(|e| err(format!("mesh: parry3d cannot build the TriMesh of these triangles: {e}")))
 }

@@ -47,7 +47,7 @@ pub struct Chain {
 impl PartialEq for Chain {
     fn eq(&self, other: &Self) -> bool {
         let colliders = match (&self.collider, &other.collider) {
-            (Some(a), Some(b)) => super::same_collider(a, b),
+            (Some(a), Some(b)) => a == b,
             (a, b) => a.is_none() && b.is_none(),
         };
         self.system_plan == other.system_plan

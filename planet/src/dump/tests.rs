@@ -174,8 +174,8 @@ fn physics_files_with_bad_contents_are_refused_naming_the_field() {
     let message = |stage: Stage, bytes: &[u8]| StageOutput::decode(stage, bytes).unwrap_err().0;
     let put_u32 = |at: usize, v: u32| move |p: &mut Vec<u8>| p[at..at + 4].copy_from_slice(&v.to_le_bytes());
 
-    // A triangle's corner past the vertices (parry3d would panic building the BVH).
-    let vertices = chain.collider.as_ref().unwrap().mesh.as_ref().unwrap().vertices().len();
+    // A triangle's corner past the vertices (building the tree would panic).
+    let vertices = chain.collider.as_ref().unwrap().vertices.len();
     let at = section_start(&col, "triangles") + 12 * 5 + 4;
     let bad = rehashed(&col, |_| {}, put_u32(at, vertices as u32));
     assert_eq!(
@@ -186,24 +186,15 @@ fn physics_files_with_bad_contents_are_refused_naming_the_field() {
     let at = section_start(&col, "vertices") + 12 * 3 + 8;
     let bad = rehashed(&col, |_| {}, put_u32(at, f32::NAN.to_bits()));
     assert_eq!(message(Stage::Collider, &bad), "vertices[3].z = NaN: must be finite");
-    // Flags parry3d does not have.
-    let at = section_start(&col, "mesh");
-    let bad = rehashed(&col, |_| {}, |p| p[at + 1] = 0x80);
-    assert!(message(Stage::Collider, &bad).starts_with("mesh[0].flags = 0x8000: unknown bits 0x8000"));
-    // No mesh, but triangles; two meshes.
-    let bad = rehashed(&col, |h| h.sections[1].count = 0, |p| p.drain(at..at + 2).for_each(drop));
-    assert!(message(Stage::Collider, &bad).starts_with("mesh: no element (a region without a surface), but "));
-    let bad = rehashed(&col, |h| h.sections[1].count = 2, |p| p.splice(at..at, [0, 0]).for_each(drop));
-    assert_eq!(message(Stage::Collider, &bad), "mesh: 2 elements, must be 0 (no surface) or 1");
     // A triangle count the payload cannot hold, a layout that is not the collider's.
-    let bad = rehashed(&col, |h| h.sections[3].count += 1, |_| {});
+    let bad = rehashed(&col, |h| h.sections[2].count += 1, |_| {});
     assert!(
-        message(Stage::Collider, &bad).starts_with("header.sections[3].count = "),
+        message(Stage::Collider, &bad).starts_with("header.sections[2].count = "),
         "{}",
         message(Stage::Collider, &bad)
     );
-    let bad = rehashed(&col, |h| h.sections[3].layout = "a:u32 b:u32 c:u32".into(), |_| {});
-    assert!(message(Stage::Collider, &bad).starts_with("header.sections[3].layout = \"a:u32 b:u32 c:u32\": must be"));
+    let bad = rehashed(&col, |h| h.sections[2].layout = "a:u32 b:u32 c:u32".into(), |_| {});
+    assert!(message(Stage::Collider, &bad).starts_with("header.sections[2].layout = \"a:u32 b:u32 c:u32\": must be"));
 
     // A navmesh polygon's corner or neighbour out of range.
     let n = chain.navmesh.as_ref().unwrap();

@@ -1,54 +1,192 @@
-//! The collider stage: a region's terrain and block triangles as a `parry3d`
-//! `TriMesh` (with its BVH), positions relative to the region's origin.
+//! The collider stage: a region's terrain and block triangles, owned and
+//! overlap (the sea is not solid), with a bounding volume hierarchy over
+//! them (`bvh.rs`), positions relative to the region's origin. `parry3d`
+//! answers each triangle's ray cast and shape cast (its `Triangle` shape and
+//! `cast_shapes`); the tree only finds the triangles to ask.
 
-use glam::DVec3;
-use parry3d::math::Vector;
-use parry3d::shape::TriMesh;
+use std::cell::Cell;
+
+use glam::{DVec3, Vec3};
+use parry3d::math::{Pose, Vector};
+use parry3d::query::{Ray, RayCast, ShapeCastHit, ShapeCastOptions, cast_shapes};
+use parry3d::shape::{FeatureId, Shape, Triangle};
 use serde::{Deserialize, Serialize};
 
+use super::bvh::{Bvh, ray_enters};
 use crate::geometry::RegionKey;
 use crate::mesh::{MeshPart, SphereMesh};
 
 /// A region's collision mesh.
-#[derive(Clone, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Collider {
     /// The region.
     pub key: RegionKey,
     /// Planet-local origin the mesh is relative to, metres (the mesh's).
     pub origin: DVec3,
-    /// The triangles with their BVH; `None` where the region has no surface.
-    pub mesh: Option<TriMesh>,
+    /// Triangle corners, relative to `origin`.
+    pub vertices: Vec<[f32; 3]>,
+    /// The triangles (corner indices), in the tree's order; none where the
+    /// region has no surface.
+    pub triangles: Vec<[u32; 3]>,
+    /// The tree over the triangles.
+    pub bvh: Bvh,
 }
 
-impl std::fmt::Debug for Collider {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Collider")
-            .field("key", &self.key)
-            .field("origin", &self.origin)
-            .field("triangles", &self.triangle_count())
-            .finish()
-    }
+/// Where a ray met a collider's triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// Distance along the ray (its direction is a unit vector).
+    pub distance: f32,
+    /// The triangle's unit normal, on the side the ray came from.
+    pub normal: Vec3,
+    /// Whether the ray met the triangle's outer side (its winding's front).
+    pub front: bool,
+    /// The triangle, an index into `triangles`.
+    pub triangle: u32,
 }
 
 impl Collider {
+    /// A collider of `triangles` over `vertices`, checked (every corner in
+    /// range, every coordinate finite) and its tree built (which reorders
+    /// the triangles; a collider's own triangles come back in their order).
+    pub fn from_parts(
+        key: RegionKey,
+        origin: DVec3,
+        vertices: Vec<[f32; 3]>,
+        mut triangles: Vec<[u32; 3]>,
+    ) -> Result<Self, String> {
+        if let Some((i, c)) =
+            vertices.iter().enumerate().find_map(|(i, v)| v.iter().position(|x| !x.is_finite()).map(|c| (i, c)))
+        {
+            return Err(format!("vertices[{i}].{} = {:?}: must be finite", ["x", "y", "z"][c], vertices[i][c]));
+        }
+        let flat = triangles.as_flattened();
+        if let Some(i) = flat.iter().position(|&v| v as usize >= vertices.len()) {
+            return Err(format!(
+                "triangles[{}].vertices[{}] = {}: must be in 0..{} (the vertex count)",
+                i / 3,
+                i % 3,
+                flat[i],
+                vertices.len()
+            ));
+        }
+        let bvh = Bvh::build(&vertices, &mut triangles);
+        Ok(Self { key, origin, vertices, triangles, bvh })
+    }
+
     /// Triangles held.
     #[must_use]
     pub fn triangle_count(&self) -> usize {
-        self.mesh.as_ref().map_or(0, |m| m.indices().len())
+        self.triangles.len()
     }
 
-    /// Approximate memory held, bytes (vertices, triangles and the BVH).
+    /// Whether it has no triangles (a region without a surface).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    /// Approximate memory held, bytes (vertices, triangles and the tree).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.mesh.as_ref().map_or(0, |m| m.vertices().len() * 12 + m.indices().len() * (12 + 2 * 32))
+        self.vertices.len() * 12 + self.triangles.len() * 12 + self.bvh.nodes.len() * size_of::<super::bvh::BvhNode>()
     }
 
-    /// A signature of the whole collider, its BVH included (what determinism
-    /// tests compare).
+    /// The box holding every triangle, relative to `origin`.
+    #[must_use]
+    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
+        self.bvh.bounds()
+    }
+
+    /// Triangle `t` as `parry3d` takes it.
+    #[must_use]
+    pub fn triangle(&self, t: u32) -> Triangle {
+        let [a, b, c] = self.triangles[t as usize].map(|i| {
+            let [x, y, z] = self.vertices[i as usize];
+            Vector::new(x, y, z)
+        });
+        Triangle::new(a, b, c)
+    }
+
+    /// A signature of the whole collider, its tree included (what
+    /// determinism tests compare).
     #[must_use]
     pub fn signature(&self) -> crate::Signature {
-        let bytes = serde_json::to_vec(self).unwrap_or_default();
+        let mut bytes = Vec::with_capacity(24 + self.bytes());
+        bytes.extend(self.origin.to_array().map(f64::to_bits).map(u64::to_le_bytes).concat());
+        bytes.extend(self.vertices.iter().flatten().flat_map(|x| x.to_bits().to_le_bytes()));
+        bytes.extend(self.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()));
+        for n in &self.bvh.nodes {
+            bytes.extend(n.min.iter().chain(&n.max).flat_map(|x| x.to_bits().to_le_bytes()));
+            bytes.extend(n.index.to_le_bytes().into_iter().chain(n.count.to_le_bytes()));
+        }
         crate::Signature::of_bytes("collider", &bytes)
+    }
+
+    /// The first triangle along the ray from `origin` in unit direction
+    /// `dir` (relative to the collider's origin) within `max` metres; either
+    /// side of a triangle counts.
+    #[must_use]
+    pub fn cast_ray(&self, origin: Vec3, dir: Vec3, max: f32) -> Option<RayHit> {
+        let ray = Ray::new(Vector::new(origin.x, origin.y, origin.z), Vector::new(dir.x, dir.y, dir.z));
+        let inv = dir.recip();
+        let best: Cell<Option<RayHit>> = Cell::new(None);
+        let limit = || best.get().map_or(max, |b| b.distance);
+        self.bvh.visit(
+            |lo, hi| ray_enters(origin, inv, limit(), lo, hi),
+            |first, count| {
+                for t in first..first + count {
+                    let Some(hit) = self.triangle(t).cast_local_ray_and_get_normal(&ray, limit(), false) else {
+                        continue;
+                    };
+                    if best.get().is_none_or(|b| hit.time_of_impact < b.distance) {
+                        let n = Vec3::new(hit.normal.x, hit.normal.y, hit.normal.z);
+                        best.set(Some(RayHit {
+                            distance: hit.time_of_impact,
+                            normal: if n.dot(dir) > 0.0 { -n } else { n },
+                            front: hit.feature == FeatureId::Face(0),
+                            triangle: t,
+                        }));
+                    }
+                }
+                true
+            },
+        );
+        best.get()
+    }
+
+    /// Sweeps `shape`, centred at `centre` (relative to the collider's
+    /// origin; `bound`: a radius holding the shape), through `motion`: the
+    /// first contact with a triangle, `parry3d`'s answer for it.
+    #[must_use]
+    pub fn cast_shape(
+        &self,
+        centre: Vec3,
+        motion: Vec3,
+        shape: &dyn Shape,
+        bound: f32,
+        options: ShapeCastOptions,
+    ) -> Option<ShapeCastHit> {
+        let (lo, hi) = (centre.min(centre + motion) - bound, centre.max(centre + motion) + bound);
+        let at = Pose::from_translation(Vector::new(centre.x, centre.y, centre.z));
+        let velocity = Vector::new(motion.x, motion.y, motion.z);
+        let mut best: Option<ShapeCastHit> = None;
+        self.bvh.visit(
+            |min, max| (min.cmple(hi).all() && max.cmpge(lo).all()).then_some(0.0),
+            |first, count| {
+                for t in first..first + count {
+                    let triangle = self.triangle(t);
+                    let hit = cast_shapes(&at, velocity, shape, &Pose::IDENTITY, Vector::ZERO, &triangle, options);
+                    if let Ok(Some(hit)) = hit
+                        && best.is_none_or(|b| hit.time_of_impact < b.time_of_impact)
+                    {
+                        best = Some(hit);
+                    }
+                }
+                true
+            },
+        );
+        best
     }
 }
 
@@ -62,9 +200,9 @@ pub(super) fn solid_triangles(part: &MeshPart) -> impl Iterator<Item = [u32; 3]>
     })
 }
 
-fn add_part(part: &MeshPart, vertices: &mut Vec<Vector>, triangles: &mut Vec<[u32; 3]>) {
+fn add_part(part: &MeshPart, vertices: &mut Vec<[f32; 3]>, triangles: &mut Vec<[u32; 3]>) {
     let base = vertices.len() as u32;
-    vertices.extend(part.vertices.iter().map(|v| Vector::new(v.position[0], v.position[1], v.position[2])));
+    vertices.extend(part.vertices.iter().map(|v| v.position));
     triangles.extend(solid_triangles(part).map(|tri| tri.map(|i| i + base)));
 }
 
@@ -73,10 +211,18 @@ fn add_part(part: &MeshPart, vertices: &mut Vec<Vector>, triangles: &mut Vec<[u3
 #[must_use]
 pub fn collider(mesh: &SphereMesh) -> Collider {
     let mut vertices = Vec::with_capacity(mesh.terrain.vertices.len() + mesh.blocks.vertices.len());
-    let count = |p: &MeshPart| (p.indices.len() + p.overlap.len()) / 3;
-    let mut triangles = Vec::with_capacity(count(&mesh.terrain) + count(&mesh.blocks));
+    let mut triangles = Vec::with_capacity(
+        (mesh.terrain.indices.len()
+            + mesh.terrain.overlap.len()
+            + mesh.blocks.indices.len()
+            + mesh.blocks.overlap.len())
+            / 3,
+    );
     add_part(&mesh.terrain, &mut vertices, &mut triangles);
     add_part(&mesh.blocks, &mut vertices, &mut triangles);
-    let mesh_out = if triangles.is_empty() { None } else { TriMesh::new(vertices, triangles).ok() };
-    Collider { key: mesh.key, origin: mesh.origin, mesh: mesh_out }
+    if triangles.is_empty() {
+        vertices.clear();
+    }
+    let bvh = Bvh::build(&vertices, &mut triangles);
+    Collider { key: mesh.key, origin: mesh.origin, vertices, triangles, bvh }
 }

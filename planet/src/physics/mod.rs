@@ -1,9 +1,10 @@
 //! The physics and navigation stages of a region, after spherify
 //! (DESIGN.md, "The data flow": `SphereMesh ─► Collider + NavMesh`):
 //!
-//! - [`collider`]: the region's collision mesh, a `parry3d` `TriMesh` with its
-//!   BVH, built from the terrain and block triangles (owned and overlap, so a
-//!   neighbour at another LOD leaves no gap to fall through);
+//! - [`collider`]: the region's collision mesh, the terrain and block
+//!   triangles (owned and overlap, so a neighbour at another LOD leaves no
+//!   gap to fall through) with a bounding volume hierarchy ([`bvh`]), and
+//!   `parry3d` answering each triangle's ray and shape casts;
 //! - [`navmesh`]: the walkable triangles (slope against the local up, above
 //!   the sea, with headroom under the region's own surface) as navigation
 //!   polygons with their neighbours inside the region and the open edges
@@ -30,9 +31,10 @@
 //! assert!(nav.polygons.len() <= mesh.terrain.indices.len() / 3);
 //! ```
 
+pub mod bvh;
 mod collider;
 mod navmesh;
 
-pub use collider::{Collider, collider};
+pub use collider::{Collider, RayHit, collider};
 pub use navmesh::{NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
 pub use parry3d;

@@ -249,10 +249,7 @@ impl Ceilings {
     /// blocks, as [`collider`](super::collider) takes them); `None` where
     /// there are none.
     fn new(mesh: &SphereMesh, collider: &Collider) -> Option<Self> {
-        let trimesh = collider.mesh.as_ref()?;
-        let aabb = trimesh.local_aabb();
-        let (mins, maxs) =
-            (Vec3::new(aabb.mins.x, aabb.mins.y, aabb.mins.z), Vec3::new(aabb.maxs.x, aabb.maxs.y, aabb.maxs.z));
+        let (mins, maxs) = collider.bounds()?;
         let centre = collider.origin + ((mins + maxs) * 0.5).as_dvec3();
         let half = f64::from((maxs - mins).length()) * 0.5;
         let pad = Vec3::splat(Self::PAD.max(mins.abs().max(maxs.abs()).length() * Self::PAD_PER_M));
@@ -408,14 +405,14 @@ mod tests {
                 let ceilings = Ceilings::new(&mesh, &col);
                 let fast = walkable(&mesh, &settings, |from, up| {
                     let ray = Ray::new(Vector::new(from.x, from.y, from.z), Vector::new(up.x, up.y, up.z));
-                    let every = col.mesh.as_ref().is_some_and(|m| m.cast_local_ray(&ray, headroom, false).is_some());
+                    let every = col.cast_ray(from, up, headroom).is_some();
                     let ours = ceilings.as_ref().is_some_and(|c| c.blocks(from, up, headroom));
                     rays += 1;
                     if ours != every {
                         // The ceilings only hold the collider's triangles:
                         // what they meet, it meets.
                         assert!(every, "{key}: a ceiling where the collider has none");
-                        let first = col.mesh.as_ref().unwrap().triangles().filter_map(|tri| {
+                        let first = (0..col.triangle_count() as u32).map(|t| col.triangle(t)).filter_map(|tri| {
                             let toi = tri.cast_local_ray(&ray, headroom, false)?;
                             Some((toi, tri.normal()?.dot(ray.dir)))
                         });

@@ -277,11 +277,13 @@ fn export(
 ) -> Result<(), Failure> {
     match out {
         StageOutput::Collider(c) => {
-            let Some(mesh) = &c.mesh else { return Ok(()) };
+            if c.is_empty() {
+                return Ok(());
+            }
             let obj = plain_obj(
                 &format!("planet collider export: region {}", c.key),
-                mesh.vertices().iter().map(|v| [v.x, v.y, v.z]),
-                mesh.indices().iter().copied(),
+                c.vertices.iter().copied(),
+                c.triangles.iter().copied(),
             );
             return exports.write("collider.obj", &obj);
         }
@@ -537,24 +539,19 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
                 c.key, c.origin.x, c.origin.y, c.origin.z
             );
-            let Some(mesh) = &c.mesh else {
-                let _ = writeln!(text, "  no mesh: the region has no surface to collide with");
+            let Some((lo, hi)) = c.bounds() else {
+                let _ = writeln!(text, "  no triangles: the region has no surface to collide with");
                 return;
             };
-            let flags: Vec<&str> = mesh.flags().iter_names().map(|(name, _)| name).collect();
+            let leaves = c.bvh.nodes.iter().filter(|n| n.count > 0).count();
             let _ = writeln!(
                 text,
-                "  {} triangles, {} vertices (TriMesh flags: {})",
-                mesh.indices().len(),
-                mesh.vertices().len(),
-                if flags.is_empty() { "none".to_owned() } else { flags.join(" | ") }
+                "  {} triangles, {} vertices; BVH of {} nodes, {leaves} leaves",
+                c.triangles.len(),
+                c.vertices.len(),
+                c.bvh.nodes.len()
             );
-            let aabb = mesh.local_aabb();
-            let _ = writeln!(
-                text,
-                "  BVH bounds {}",
-                bounds([aabb.mins, aabb.maxs].into_iter().map(|v| Vec3::new(v.x, v.y, v.z)))
-            );
+            let _ = writeln!(text, "  BVH bounds {}", bounds([lo, hi].into_iter()));
             if let Some(m) = sphere {
                 let solid = [&m.terrain, &m.blocks].map(|p| (p.indices.len() + p.overlap.len()) / 3);
                 let _ = writeln!(
@@ -563,7 +560,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                      out)",
                     solid[0],
                     solid[1],
-                    (solid[0] + solid[1]).saturating_sub(mesh.indices().len())
+                    (solid[0] + solid[1]).saturating_sub(c.triangles.len())
                 );
             }
             let _ = writeln!(text, "  signature {} (the BVH included)", c.signature());

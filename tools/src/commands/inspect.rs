@@ -339,6 +339,11 @@ fn plain_obj(
 }
 
 /// The bounds of some points, as text: `(x, y, z)..(x, y, z) m from the origin, W x H x D m`.
+/// The region and origin line of the physics stages' summaries.
+fn region_line(text: &mut String, key: planet::RegionKey, origin: glam::DVec3) {
+    let _ = writeln!(text, "  region {key}, origin ({:.2}, {:.2}, {:.2}) m", origin.x, origin.y, origin.z);
+}
+
 fn bounds(points: impl Iterator<Item = Vec3>) -> String {
     let (lo, hi) = points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(l, h), p| (l.min(p), h.max(p)));
     let size = hi - lo;
@@ -534,11 +539,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             let _ = writeln!(text, "  signature {}", m.signature());
         }
         StageOutput::Collider(c) => {
-            let _ = writeln!(
-                text,
-                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
-                c.key, c.origin.x, c.origin.y, c.origin.z
-            );
+            region_line(text, c.key, c.origin);
             let Some((lo, hi)) = c.bounds() else {
                 let _ = writeln!(text, "  no triangles: the region has no surface to collide with");
                 return;
@@ -566,11 +567,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             let _ = writeln!(text, "  signature {} (the BVH included)", c.signature());
         }
         StageOutput::NavMesh(n) => {
-            let _ = writeln!(
-                text,
-                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
-                n.key, n.origin.x, n.origin.y, n.origin.z
-            );
+            region_line(text, n.key, n.origin);
             let corner = |i: u32| Vec3::from_array(n.vertices[i as usize]);
             let area: f64 = n.polygons.iter().map(|p| triangle_area(p.vertices.map(corner))).sum();
             let _ = writeln!(

@@ -8,6 +8,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::Criterion;
@@ -63,11 +64,7 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-fn summary() {
-    let Some(dir) = common::criterion_dir() else {
-        println!("(no criterion output directory found; summary skipped)");
-        return;
-    };
+fn summary(dir: &Path) {
     let mut ws = MeshWorkspace::default();
     println!("\nmesh summary (medians, µs per region)");
     println!(
@@ -77,9 +74,9 @@ fn summary() {
     let mut worst: f64 = 0.0;
     for (name, t, columns, voxels) in regions() {
         let triangles = polygonize(&t, &columns, &voxels, &mut ws).terrain.triangles.len() / 3;
-        let dc = common::median_us(&dir, &name, "dual_contour");
-        let sn = common::median_us(&dir, &name, "surface_nets");
-        let sp = common::median_us(&dir, &name, "spherify");
+        let dc = common::median_us(dir, &name, "dual_contour");
+        let sn = common::median_us(dir, &name, "surface_nets");
+        let sp = common::median_us(dir, &name, "spherify");
         let fmt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
         let ratio = dc.zip(sn).map(|(a, b)| a / b);
         worst = worst.max(ratio.unwrap_or(0.0));
@@ -96,5 +93,6 @@ fn summary() {
 }
 
 fn main() {
-    common::run(Duration::from_secs(1), Duration::from_secs(3), bench, summary);
+    let c = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    common::run(c, bench, summary);
 }

@@ -8,6 +8,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::path::Path;
 
 use criterion::{Criterion, Throughput};
 use glam::{Vec2, Vec3};
@@ -81,11 +82,7 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-fn summary() {
-    let Some(dir) = common::criterion_dir() else {
-        println!("(no criterion output directory found; summary skipped)");
-        return;
-    };
+fn summary(dir: &Path) {
     println!("\nnoise summary: median ns per sample ({N} samples per iteration)");
     for (group, ids) in [
         ("basis", &["gradient2", "gradient3", "value2", "value3", "cellular2", "cellular3"][..]),
@@ -107,15 +104,15 @@ fn summary() {
         ),
     ] {
         for id in ids {
-            match ns_per_sample(&dir, group, id) {
+            match ns_per_sample(dir, group, id) {
                 Some(ns) => println!("  {id:<32} {ns:>8.2} ns"),
                 None => println!("  {id:<32}    (not run)"),
             }
         }
     }
     for octaves in [4, 5, 6] {
-        let ours = ns_per_sample(&dir, "fractal", &format!("fbm3_gradient_{octaves}oct"));
-        let theirs = ns_per_sample(&dir, "fractal", &format!("noise_crate_fbm_perlin_{octaves}oct"));
+        let ours = ns_per_sample(dir, "fractal", &format!("fbm3_gradient_{octaves}oct"));
+        let theirs = ns_per_sample(dir, "fractal", &format!("noise_crate_fbm_perlin_{octaves}oct"));
         if let (Some(a), Some(b)) = (ours, theirs) {
             let verdict =
                 if octaves == 5 { if a <= b { "  (target <= 1: met)" } else { "  (target <= 1: MISSED)" } } else { "" };
@@ -125,13 +122,10 @@ fn summary() {
 }
 
 fn main() {
-    let mut c = Criterion::default().configure_from_args();
-    bench(&mut c);
-    c.final_summary();
-    summary();
+    common::run(Criterion::default(), bench, summary);
 }
 
 /// Median ns per sample of one benchmark.
-fn ns_per_sample(dir: &std::path::Path, group: &str, id: &str) -> Option<f64> {
+fn ns_per_sample(dir: &Path, group: &str, id: &str) -> Option<f64> {
     common::median_ns(dir, group, id).map(|ns| ns / N as f64)
 }

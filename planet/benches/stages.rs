@@ -9,6 +9,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::path::Path;
 use std::time::Duration;
 
 use criterion::Criterion;
@@ -64,11 +65,7 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-fn summary() {
-    let Some(dir) = common::criterion_dir() else {
-        println!("(no criterion output directory found; summary skipped)");
-        return;
-    };
+fn summary(dir: &Path) {
     let mut ws = MeshWorkspace::default();
     println!("\nstages summary (medians, µs per region)");
     println!(
@@ -81,7 +78,7 @@ fn summary() {
         let col = collider(&mesh);
         let walkable = navmesh(&mesh, &col, &NavSettings::for_recipe(&t.recipe)).polygons.len();
         let [generate, polygonize, spherify, collider, navmesh] =
-            ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| common::median_us(&dir, &name, id));
+            ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| common::median_us(dir, &name, id));
         if let Some(g) = generate {
             met &= collider.is_some_and(|c| c < g) && navmesh.is_some_and(|n| n < g);
         }
@@ -101,5 +98,6 @@ fn summary() {
 }
 
 fn main() {
-    common::run(Duration::from_millis(500), Duration::from_secs(2), bench, summary);
+    let c = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    common::run(c, bench, summary);
 }

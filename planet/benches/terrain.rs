@@ -10,6 +10,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::path::Path;
 
 use criterion::{Criterion, Throughput};
 use planet::PlannedSystem;
@@ -77,24 +78,20 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-fn summary() {
-    let Some(dir) = common::criterion_dir() else {
-        println!("(no criterion output directory found; summary skipped)");
-        return;
-    };
+fn summary(dir: &Path) {
     let names: Vec<String> = setups().into_iter().map(|s| s.0).collect();
     println!("\nterrain summary (medians, one core)");
     println!("  {:<10} {:>12} {}", "planet", "2D ns/col", LODS.map(|l| format!("  3D / both LOD {l} (ms)")).join(""));
     let mut lod0_regions = Vec::new();
     for name in &names {
         let mut line = format!("  {name:<10}");
-        match common::median_ns(&dir, "columns", name) {
+        match common::median_ns(dir, "columns", name) {
             Some(ns) => line += &format!(" {:>12.1}", ns / (36.0 * 36.0)),
             None => line += &format!(" {:>12}", "-"),
         }
         for lod in LODS {
-            let v = common::median_ns(&dir, &format!("voxels_lod{lod}"), name);
-            let r = common::median_ns(&dir, &format!("region_lod{lod}"), name);
+            let v = common::median_ns(dir, &format!("voxels_lod{lod}"), name);
+            let r = common::median_ns(dir, &format!("region_lod{lod}"), name);
             if lod == 0 {
                 lod0_regions.extend(r);
             }
@@ -105,7 +102,7 @@ fn summary() {
         }
         println!("{line}");
     }
-    if let Some(naive) = common::median_ns(&dir, "naive", "fbm5_every_sample_lod0") {
+    if let Some(naive) = common::median_ns(dir, "naive", "fbm5_every_sample_lod0") {
         println!("  naive 5-octave fbm at all 36^3 samples: {:.3} ms", naive / 1e6);
         if !lod0_regions.is_empty() {
             lod0_regions.sort_by(f64::total_cmp);
@@ -121,11 +118,8 @@ fn summary() {
 }
 
 fn main() {
-    let mut c = Criterion::default()
+    let c = Criterion::default()
         .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3))
-        .configure_from_args();
-    bench(&mut c);
-    c.final_summary();
-    summary();
+        .measurement_time(std::time::Duration::from_secs(3));
+    common::run(c, bench, summary);
 }

@@ -5,17 +5,20 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use criterion::Criterion;
 
-/// A bench's `main`: runs `bench` with the given warm-up and measurement
-/// times (the command line may override them), then prints `summary`.
-pub fn run(warm_up: Duration, measurement: Duration, bench: fn(&mut Criterion), summary: fn()) {
-    let mut c = Criterion::default().warm_up_time(warm_up).measurement_time(measurement).configure_from_args();
+/// A bench's `main`: runs `bench` with `criterion` (the command line may
+/// override its settings), then prints `summary` of the estimates criterion
+/// saved (or says why it cannot).
+pub fn run(criterion: Criterion, bench: fn(&mut Criterion), summary: fn(&Path)) {
+    let mut c = criterion.configure_from_args();
     bench(&mut c);
     c.final_summary();
-    summary();
+    match criterion_dir() {
+        Some(dir) => summary(&dir),
+        None => println!("(no criterion output directory found; summary skipped)"),
+    }
 }
 
 /// Where criterion wrote its estimates: `$CRITERION_HOME`, else the target

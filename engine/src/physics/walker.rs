@@ -226,9 +226,10 @@ impl Walker {
                 // collider is not ready: wait in the air rather than fall.
                 // Over ground too coarse to stand on, fall towards it while
                 // it is further below than it may be off, then wait there.
-                let far = c.ground_below(pos + up * top, 20_000.0);
-                let coarse = c.coarse_ground_below(pos + up * top, 20_000.0);
-                self.supported = far.is_some() || coarse.is_some_and(|(hit, off)| hit.distance - top > off);
+                // (The coarse ground is only asked where there is no fine.)
+                let from = pos + up * top;
+                self.supported = c.ground_below(from, 20_000.0).is_some()
+                    || c.coarse_ground_below(from, 20_000.0).is_some_and(|(hit, off)| hit.distance - top > off);
                 if !self.supported {
                     pos = start;
                     self.velocity = DVec3::ZERO;

@@ -339,7 +339,7 @@ fn plain_obj(
 }
 
 /// The bounds of some points, as text: `(x, y, z)..(x, y, z) m from the origin, W x H x D m`.
-/// The region and origin line of the physics stages' summaries.
+/// The region and origin line of the sphere mesh's, collider's and navmesh's summaries.
 fn region_line(text: &mut String, key: planet::RegionKey, origin: glam::DVec3) {
     let _ = writeln!(text, "  region {key}, origin ({:.2}, {:.2}, {:.2}) m", origin.x, origin.y, origin.z);
 }
@@ -518,11 +518,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             }
         }
         StageOutput::SphereMesh(m) => {
-            let _ = writeln!(
-                text,
-                "  region {}, origin ({:.2}, {:.2}, {:.2}) m",
-                m.key, m.origin.x, m.origin.y, m.origin.z
-            );
+            region_line(text, m.key, m.origin);
             for (name, p) in [("terrain", &m.terrain), ("blocks", &m.blocks), ("water", &m.water)] {
                 let width = match p.indices {
                     planet::mesh::Indices::U16(_) => "u16",

@@ -209,6 +209,7 @@ pub fn difference(now: &RgbaImage, base: &RgbaImage) -> (RgbaImage, f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::run::{FrameSample, Percentiles};
 
     #[test]
     fn differences_count_what_a_person_would_see() {
@@ -224,5 +225,61 @@ mod tests {
         let (diff, changed, _) = difference(&a, &b);
         assert!((changed - 0.01).abs() < 1e-12);
         assert_eq!(diff.get_pixel(1, 1).0[0], 255);
+    }
+
+    /// A run with the given calibration and every time scaled by `slower`.
+    fn run(calibration_ms: f64, slower: f64) -> ScenarioResult {
+        let frame = FrameSample {
+            t: 0.0,
+            engine_ms: 2.0 * slower,
+            render_ms: 8.0 * slower,
+            apply_ms: 1.0 * slower,
+            ready: 1,
+            wanted: 1,
+        };
+        let stage = |ms: f64| Percentiles { p50: ms * slower, p95: ms * slower, p99: ms * slower };
+        ScenarioResult {
+            name: "tiny".into(),
+            calibration_ms,
+            frames: vec![frame; 5],
+            stages: [("generate", 4.0), ("polygonize", 3.0), ("spherify", 2.0), ("region job", 30.0)]
+                .into_iter()
+                .map(|(k, ms)| (k.to_string(), stage(ms)))
+                .collect(),
+            regions_per_s: 20.0 / slower,
+            peak_rss_mib: 300.0,
+            ..ScenarioResult::default()
+        }
+    }
+
+    fn failing(current: &ScenarioResult, baseline: &ScenarioResult) -> Vec<String> {
+        let dir = Path::new("/nonexistent");
+        let out = compare(current, dir, Some(baseline), dir).unwrap();
+        assert_eq!(out.metrics.len(), figures(baseline).len());
+        out.metrics.iter().filter(|m| !m.pass).map(|m| m.name.clone()).collect()
+    }
+
+    #[test]
+    fn timings_compare_through_the_calibration() {
+        let baseline = run(30.0, 1.0);
+        // The same run passes; so does a machine twice as slow at everything.
+        assert!(failing(&run(30.0, 1.0), &baseline).is_empty());
+        assert!(failing(&run(60.0, 2.0), &baseline).is_empty());
+        // Twice as slow on an equally fast machine: every time fails (but
+        // settling, which needs keyframes and their images).
+        let slow = failing(&run(30.0, 2.0), &baseline);
+        assert_eq!(slow.len(), 8, "{slow:?}");
+        assert!(slow.contains(&"generate ms p50".to_string()));
+        // Within the allowance, or within a figure's noise floor: passes.
+        assert!(failing(&run(30.0, 1.2), &baseline).is_empty());
+        let mut small = run(30.0, 1.0);
+        small.frames[0..3].iter_mut().for_each(|f| f.apply_ms = 1.28);
+        assert!(failing(&small, &baseline).is_empty());
+        small.frames[0..3].iter_mut().for_each(|f| f.apply_ms = 1.4);
+        assert_eq!(failing(&small, &baseline), ["apply ms/frame p50"]);
+        // Memory is not scaled by the calibration.
+        let mut heavy = run(60.0, 2.0);
+        heavy.peak_rss_mib = 600.0;
+        assert_eq!(failing(&heavy, &baseline), ["peak resident MiB"]);
     }
 }

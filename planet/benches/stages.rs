@@ -1,8 +1,9 @@
 //! A region's stages side by side, in one run: generate (both terrain
 //! passes), polygonize, spherify, and the physics stages built on them, the
-//! collider (a `parry3d` `TriMesh` with its BVH) and the navmesh (walkable
-//! polygons, headroom rays, neighbours), µs per region. Target: the collider
-//! and the navmesh each under the same region's generate time.
+//! collider (its triangles and linear BVH) and the navmesh (walkable
+//! triangles, headroom rays, neighbours, quads joined), µs per region.
+//! Target: the collider and the navmesh each under the same region's
+//! generate time.
 //!
 //! `cargo bench -p planet --bench stages` ends with a summary of medians.
 
@@ -69,14 +70,15 @@ fn summary(dir: &Path) {
     let mut ws = MeshWorkspace::default();
     println!("\nstages summary (medians, µs per region)");
     println!(
-        "  {:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "region", "generate", "polygonize", "spherify", "collider", "navmesh", "triangles", "walkable"
+        "  {:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "region", "generate", "polygonize", "spherify", "collider", "navmesh", "triangles", "walkable", "polygons"
     );
     let mut met = true;
     for (name, t, key) in regions() {
         let mesh = mesh_of(&t, key, &mut ws);
         let col = collider(&mesh);
-        let walkable = navmesh(&mesh, &col, &NavSettings::for_recipe(&t.recipe)).polygons.len();
+        let nav = navmesh(&mesh, &col, &NavSettings::for_recipe(&t.recipe));
+        let walkable: usize = nav.polygons.iter().map(|p| p.count as usize - 2).sum();
         let [generate, polygonize, spherify, collider, navmesh] =
             ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| common::median_us(dir, &name, id));
         if let Some(g) = generate {
@@ -84,13 +86,14 @@ fn summary(dir: &Path) {
         }
         let fmt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
         println!(
-            "  {name:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {walkable:>9}",
+            "  {name:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {walkable:>9} {:>9}",
             fmt(generate),
             fmt(polygonize),
             fmt(spherify),
             fmt(collider),
             fmt(navmesh),
             col.triangle_count(),
+            nav.polygons.len(),
         );
     }
     let verdict = if met { "met" } else { "MISSED" };

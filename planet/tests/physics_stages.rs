@@ -1,12 +1,12 @@
 //! The collider and navmesh stages: what they hold, and the same bytes on
 //! one thread or several, in any order.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
 use planet::physics::parry3d::math::{Pose, Vector};
 use planet::physics::parry3d::query::{Ray, RayCast, ShapeCastOptions, cast_shapes};
 use planet::physics::parry3d::shape::Ball;
-use planet::physics::{NO_NEIGHBOUR, NavSettings, collider, navmesh};
+use planet::physics::{MAX_CORNERS, NO_NEIGHBOUR, NavSettings, collider, navmesh};
 use planet::terrain::{Terrain, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey, Signature};
 
@@ -64,7 +64,7 @@ fn the_collider_holds_the_surface_and_the_navmesh_only_walkable_dry_ground() {
     let settings = NavSettings::for_recipe(&t.recipe);
     let sea = settings.sea_radius_m.unwrap();
     let min_cos = libm::cos(f64::from(settings.max_slope_deg).to_radians());
-    let mut walkable = 0;
+    let (mut polygons, mut triangles) = (0, 0);
     for key in keys(&t) {
         let m = mesh(&t, key);
         let c = collider(&m);
@@ -77,25 +77,41 @@ fn the_collider_holds_the_surface_and_the_navmesh_only_walkable_dry_ground() {
         // A ray straight down over the region's centre meets its surface.
         let up = m.origin.normalize().as_vec3();
         assert!(c.cast_ray(up * 300.0, -up, 600.0).is_some(), "{key}: the ray missed");
-        walkable += n.polygons.len();
+        polygons += n.polygons.len();
         for (p, polygon) in n.polygons.iter().enumerate() {
-            let [a, b, cc] = polygon.vertices.map(|i| n.vertex(i));
-            let centre = (a + b + cc) / 3.0;
+            assert!((3..=MAX_CORNERS).contains(&(polygon.count as usize)), "{key}: polygon {p}: {polygon:?}");
+            triangles += polygon.count as usize - 2;
+            let corners: Vec<DVec3> = polygon.corners().iter().map(|&i| n.vertex(i)).collect();
+            let centre = n.centre(p as u32);
+            let up = centre.normalize();
             assert!(centre.length() > f64::from(sea), "{key}: polygon {p} is under the sea");
-            let normal = (b - a).cross(cc - a).normalize();
-            assert!(normal.dot(centre.normalize()) >= min_cos - 1e-3, "{key}: polygon {p} is too steep");
-            for (e, &nb) in polygon.neighbours.iter().enumerate() {
+            // Its area-weighted normal: the sum of its fan triangles'.
+            let normal = n.fan(p as u32).map(|[a, b, c]| (b - a).cross(c - a)).sum::<DVec3>().normalize();
+            assert!(normal.dot(up) >= min_cos - 1e-3, "{key}: polygon {p} is too steep");
+            // Convex seen from above (from the up at its first corner),
+            // counter-clockwise.
+            let k = corners.len();
+            let first_up = corners[0].normalize();
+            for i in 0..k {
+                let (a, b, c) = (corners[i], corners[(i + 1) % k], corners[(i + 2) % k]);
+                let turn = (b - a).cross(c - b).dot(first_up);
+                assert!(turn > 0.0, "{key}: polygon {p} is not convex at corner {}", (i + 1) % k);
+            }
+            for (e, &nb) in polygon.links().iter().enumerate() {
                 if nb != NO_NEIGHBOUR {
-                    // Neighbours share the edge, wound the other way.
-                    let (i, j) = (polygon.vertices[e], polygon.vertices[(e + 1) % 3]);
+                    // Neighbours share the edge, wound the other way, and link back.
+                    let (i, j) = polygon.edge(e);
                     let other = &n.polygons[nb as usize];
-                    let k = other.neighbours.iter().position(|&x| x as usize == p).expect("links go both ways");
-                    assert_eq!((other.vertices[k], other.vertices[(k + 1) % 3]), (j, i));
+                    let k = (0..other.count as usize).find(|&k| other.edge(k) == (j, i));
+                    let k = k.unwrap_or_else(|| panic!("{key}: polygon {p}'s neighbour {nb} lacks the edge"));
+                    assert_eq!(other.links()[k] as usize, p, "{key}: links go both ways");
                 }
             }
         }
     }
-    assert!(walkable > 1000, "only {walkable} walkable polygons");
+    // Most walkable triangles are joined into quads again.
+    assert!(polygons * 10 < triangles * 6, "{polygons} polygons of {triangles} triangles");
+    assert!(triangles > 1000, "only {triangles} walkable triangles");
 }
 
 /// A few numbers in 0..1 from a seed (a small LCG: the same every run).

@@ -57,6 +57,8 @@ enum Command {
     Inspect(commands::inspect::Args),
     /// Render a view headless (streamed until settled) to a PNG; with --path, fly a path and report frame times.
     Capture(commands::capture::Args),
+    /// Find a walking path between two points of a planet over its navmeshes (headless); exit 1 if none.
+    Path(commands::path::Args),
     /// Fly through the system in a window: mouse look, WASD, Space/Q up and down, Shift faster, Esc to quit.
     Fly(commands::fly::Args),
     /// Capture every planet from orbit, from 1 km and from the ground into a folder (headless).
@@ -89,6 +91,7 @@ fn main() -> ExitCode {
         Some(Command::Replay(args)) => commands::replay::run(&args),
         Some(Command::Inspect(args)) => commands::inspect::run(&args),
         Some(Command::Capture(args)) => commands::capture::run(&args),
+        Some(Command::Path(args)) => commands::path::run(&args),
         Some(Command::Fly(args)) => commands::fly::run(&args),
         Some(Command::Tour(args)) => commands::tour::run(&args),
         None => commands::fly::run_default(),

@@ -297,3 +297,65 @@ fn stream_arguments_are_checked() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("keyframes: must hold at least one keyframe"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn path_finds_a_way_over_land_the_same_on_any_thread_count() {
+    let dir = std::env::temp_dir().join(format!("planet-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut paths = Vec::new();
+    for threads in ["1", "2"] {
+        let file = dir.join(format!("path-{threads}.json"));
+        let out = planet(&[
+            "path",
+            "--planet",
+            "1",
+            "--from",
+            "-15,0",
+            "--to",
+            "-20,10",
+            "--threads",
+            threads,
+            "--quiet",
+            "--out",
+            file.to_str().unwrap(),
+        ]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+        assert!(stdout.contains("searched ") && stdout.contains(" regions at LOD "), "{stdout}");
+        assert!(stdout.contains("path: ") && stdout.contains("x the straight "), "{stdout}");
+        paths.push(std::fs::read_to_string(&file).unwrap());
+    }
+    assert_eq!(paths[0], paths[1], "the path differs between 1 and 2 threads");
+    let json: serde_json::Value = serde_json::from_str(&paths[0]).unwrap();
+    let corners = json["corners"].as_array().unwrap();
+    assert!(corners.len() >= 2);
+    let (first, last) = (&corners[0], &corners[corners.len() - 1]);
+    assert!((first["lat"].as_f64().unwrap() + 15.0).abs() < 1e-3 && first["lon"].as_f64().unwrap().abs() < 1e-3);
+    assert!((last["lat"].as_f64().unwrap() + 20.0).abs() < 1e-3 && (last["lon"].as_f64().unwrap() - 10.0).abs() < 1e-3);
+    let (length, straight) = (json["length_m"].as_f64().unwrap(), json["straight_m"].as_f64().unwrap());
+    assert!(length >= straight - 1.0 && length < straight * 1.6, "{length} against {straight}");
+    assert!(!json["corridor"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn path_to_an_island_is_none_and_bad_points_are_errors() {
+    // The island west of the continent, across the sea: searched, none (exit 1).
+    let out = planet(&["path", "--planet", "1", "--from", "-15,0", "--to", "5.6,-67.5", "--quiet"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).starts_with("no path: no walkable way from -15,0 to 5.6,-67.5"), "{}", text(&out.stderr));
+    for (args, message) in [
+        (
+            &["--from", "95,0", "--to", "0,0"][..],
+            "error: --from 95,0: must be LAT,LON with LAT in -90..=90 and LON in -180..=180",
+        ),
+        (&["--from", "-15,0", "--to", "abc"], "error: --to abc: must be LAT,LON"),
+        (&["--from", "-15,0", "--to", "0,-40"], "error: --to 0,-40: under the sea (the ground is "),
+        (&["--from", "-15,0", "--to", "-20,10", "--lod", "30"], "error: --lod 30: must be in 0..=8"),
+        (&["--from", "-15,0", "--to", "-20,10", "--threads", "0"], "error: --threads 0: must be in 1..=256"),
+        (&["--from", "-15,0", "--to", "-20,10", "--margin", "-3"], "error: --margin -3: must be in 0..=100000"),
+    ] {
+        let out = planet(&[&["path", "--planet", "1"][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).starts_with(message), "{args:?}: {}", text(&out.stderr));
+    }
+}

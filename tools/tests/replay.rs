@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{planet, text};
-use planet::dump::{FileEntry, Header, Manifest, Stage, StageOutput, hash_hex};
+use planet::dump::{DUMP_FORMAT, FileEntry, Header, Manifest, Stage, StageOutput, hash_hex};
 use serde_json::Value;
 
 /// A fresh scratch folder of this test process.
@@ -168,13 +168,14 @@ fn every_kind_of_damage_gets_a_clear_error() {
     check(&flip("navmesh.bin", 3), &[], 2, &["navmesh.bin: damaged: the payload hashes to"]);
     // Out-of-range indices behind a payload hash made right again.
     check(
-        &|d: &Path| set_last_u32(&d.join("navmesh.bin"), 7_000_000),
+        // The last polygon's neighbours[2]: its four neighbours end the file.
+        &|d: &Path| set_u32_from_end(&d.join("navmesh.bin"), 2, 7_000_000),
         &[],
         2,
         &["navmesh.bin: polygons[", "].neighbours[2] = 7000000: must be in 0.."],
     );
     check(
-        &|d: &Path| set_last_u32(&d.join("collider.bin"), u32::MAX),
+        &|d: &Path| set_u32_from_end(&d.join("collider.bin"), 1, u32::MAX),
         &[],
         2,
         &["collider.bin: triangles[", "].vertices[2] = 4294967295: must be in 0.."],
@@ -213,7 +214,7 @@ fn every_kind_of_damage_gets_a_clear_error() {
         &|d: &Path| edit_json(&d.join("manifest.json"), |v| v["format"] = 9.into()),
         &[],
         2,
-        &["manifest.json: format = 9: this build reads dump format 3"],
+        &[&format!("manifest.json: format = 9: this build reads dump format {DUMP_FORMAT}")],
     );
     // Missing files.
     check(
@@ -385,17 +386,16 @@ fn bad_arguments_exit_2() {
     assert!(text(&out.stdout).contains("all 2 replayed stages match the dump"), "{}", text(&out.stdout));
 }
 
-/// Sets the last `u32` of a binary stage file's payload (a navmesh's last
-/// neighbour, a collider's last corner) and makes its payload hash right
-/// again (the manifest's hash of the file is then wrong, but the file is
-/// read, and refused, first).
-fn set_last_u32(path: &Path, value: u32) {
+/// Sets the `back`-th `u32` from the end of a binary stage file's payload
+/// (1: the last) and makes its payload hash right again (the manifest's hash
+/// of the file is then wrong, but the file is read, and refused, first).
+fn set_u32_from_end(path: &Path, back: usize, value: u32) {
     let bytes = std::fs::read(path).unwrap();
     let header_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
     let mut header: Header = serde_json::from_slice(&bytes[12..12 + header_len]).unwrap();
     let mut payload = bytes[12 + header_len..].to_vec();
     let end = payload.len();
-    payload[end - 4..].copy_from_slice(&value.to_le_bytes());
+    payload[end - 4 * back..end - 4 * (back - 1)].copy_from_slice(&value.to_le_bytes());
     header.payload_hash = hash_hex(&payload);
     let json = serde_json::to_vec(&header).unwrap();
     let mut out = bytes[..8].to_vec();
@@ -424,7 +424,9 @@ fn a_changed_navmesh_input_is_a_mismatch() {
         "  BVH bounds (",
         "(the BVH included)",
         "navmesh.bin (NavMesh, ",
-        " polygons, ",
+        " polygons (",
+        " quads; ",
+        " walkable triangles), ",
         " m² walkable in ",
         "  edges: ",
         "  walkable share: ",
@@ -448,12 +450,12 @@ fn a_changed_navmesh_input_is_a_mismatch() {
     assert!(first.contains("first difference: vertices[") || first.contains("first difference: polygons["), "{first}");
     assert!(text(&out.stderr).contains("1 of 2 replayed stages do not match the dump: navmesh"));
     // More ground is walkable without the sea.
-    let polygons = |d: &Path| match StageOutput::decode(Stage::NavMesh, &std::fs::read(d.join("navmesh.bin")).unwrap())
+    let triangles = |d: &Path| match StageOutput::decode(Stage::NavMesh, &std::fs::read(d.join("navmesh.bin")).unwrap())
     {
-        Ok(StageOutput::NavMesh(n)) => n.polygons.len(),
+        Ok(StageOutput::NavMesh(n)) => n.polygons.iter().map(|p| p.count as usize - 2).sum::<usize>(),
         other => panic!("{other:?}"),
     };
-    assert!(polygons(&edited) > polygons(&dir), "{} <= {}", polygons(&edited), polygons(&dir));
+    assert!(triangles(&edited) > triangles(&dir), "{} <= {}", triangles(&edited), triangles(&dir));
     // The one stage file on its own, with the sphere mesh beside it.
     let one = planet(&["inspect", s(&edited.join("navmesh.bin")), "--out", s(&root.join("one"))]);
     assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));

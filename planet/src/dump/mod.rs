@@ -51,8 +51,10 @@ use crate::terrain::{ColumnField, VoxelGrid};
 /// The version of the dump format (file layouts and manifest), independent of
 /// `GENERATOR_VERSION`; bumped when a file's layout changes or a stage is added.
 /// Format 2 added the `collider` and `navmesh` stages; format 3 dropped the
-/// collider's `mesh` section (parry's `TriMesh` flags) for its own tree.
-pub const DUMP_FORMAT: u32 = 3;
+/// collider's `mesh` section (parry's `TriMesh` flags) for its own tree;
+/// format 4 made navmesh polygons triangles or quads (a corner count, four
+/// corners, four neighbours).
+pub const DUMP_FORMAT: u32 = 4;
 
 /// The name of the manifest in a dump folder.
 pub const MANIFEST_FILE: &str = "manifest.json";

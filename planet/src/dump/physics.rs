@@ -6,8 +6,10 @@
 //!   range, every coordinate finite) and rebuilds the tree, which is the
 //!   same, bit for bit, as the one the stage built.
 //! - `navmesh` (`NavMesh`): `origin`, `vertices` (`f32` x, y, z) and
-//!   `polygons` (`NavPolygon`: three vertex indices, then the polygon across
-//!   each edge or `u32::MAX` for none).
+//!   `polygons` (`NavPolygon`: its corner count, 3 or 4, then four vertex
+//!   indices and the four polygons across its edges, `u32::MAX` for none and
+//!   in the slot past a triangle's corners). Reading checks every index and
+//!   count.
 
 use super::DumpError;
 use super::binary::{
@@ -15,7 +17,7 @@ use super::binary::{
     u32_bytes,
 };
 use crate::RegionKey;
-use crate::physics::{Collider, NO_NEIGHBOUR, NavMesh, NavPolygon};
+use crate::physics::{Collider, MAX_CORNERS, NO_NEIGHBOUR, NavMesh, NavPolygon};
 
 use Kind::{F32, U32};
 
@@ -23,14 +25,17 @@ use Kind::{F32, U32};
 pub const POINT: &[Field] = &[f("x", F32), f("y", F32), f("z", F32)];
 /// A collider's triangle: 12 bytes.
 pub const TRIANGLE: &[Field] = &[f("vertices[0]", U32), f("vertices[1]", U32), f("vertices[2]", U32)];
-/// A `NavPolygon`: 24 bytes.
+/// A `NavPolygon`: 36 bytes.
 pub const NAV_POLYGON: &[Field] = &[
+    f("count", U32),
     f("vertices[0]", U32),
     f("vertices[1]", U32),
     f("vertices[2]", U32),
+    f("vertices[3]", U32),
     f("neighbours[0]", U32),
     f("neighbours[1]", U32),
     f("neighbours[2]", U32),
+    f("neighbours[3]", U32),
 ];
 
 /// A collider file's sections, in order, with their layouts.
@@ -81,6 +86,7 @@ fn read_points(bytes: &[u8]) -> Vec<[f32; 3]> {
 fn nav_polygon_bytes(polygons: &[NavPolygon]) -> Vec<u8> {
     let mut w = Writer::default();
     for p in polygons {
+        w.u32(p.count);
         for &i in p.vertices.iter().chain(&p.neighbours) {
             w.u32(i);
         }
@@ -91,7 +97,11 @@ fn nav_polygon_bytes(polygons: &[NavPolygon]) -> Vec<u8> {
 fn read_nav_polygons(bytes: &[u8]) -> Vec<NavPolygon> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / element_bytes(NAV_POLYGON))
-        .map(|_| NavPolygon { vertices: [r.u32(), r.u32(), r.u32()], neighbours: [r.u32(), r.u32(), r.u32()] })
+        .map(|_| NavPolygon {
+            count: r.u32(),
+            vertices: std::array::from_fn(|_| r.u32()),
+            neighbours: std::array::from_fn(|_| r.u32()),
+        })
         .collect()
 }
 
@@ -109,20 +119,31 @@ pub(super) fn read_navmesh(key: RegionKey, s: &[Section]) -> Result<NavMesh, Dum
     let vertices = read_points(&s[1].bytes);
     let polygons = read_nav_polygons(&s[2].bytes);
     for (p, polygon) in polygons.iter().enumerate() {
-        if let Some(c) = polygon.vertices.iter().position(|&v| v as usize >= vertices.len()) {
-            return Err(err(format!(
-                "polygons[{p}].vertices[{c}] = {}: must be in 0..{} (the vertex count)",
-                polygon.vertices[c],
-                vertices.len()
-            )));
+        let count = polygon.count as usize;
+        if !(3..=MAX_CORNERS).contains(&count) {
+            return Err(err(format!("polygons[{p}].count = {count}: must be in 3..={MAX_CORNERS}")));
         }
-        if let Some(e) = polygon.neighbours.iter().position(|&n| n != NO_NEIGHBOUR && n as usize >= polygons.len()) {
-            return Err(err(format!(
-                "polygons[{p}].neighbours[{e}] = {}: must be in 0..{} (the polygon count) or {NO_NEIGHBOUR} \
-                 (no neighbour)",
-                polygon.neighbours[e],
-                polygons.len()
-            )));
+        for c in 0..MAX_CORNERS {
+            let (v, n) = (polygon.vertices[c], polygon.neighbours[c]);
+            if c < count && v as usize >= vertices.len() {
+                return Err(err(format!(
+                    "polygons[{p}].vertices[{c}] = {v}: must be in 0..{} (the vertex count)",
+                    vertices.len()
+                )));
+            }
+            if c >= count && (v != u32::MAX || n != NO_NEIGHBOUR) {
+                return Err(err(format!(
+                    "polygons[{p}].vertices[{c}] = {v}, neighbours[{c}] = {n}: both must be {NO_NEIGHBOUR} past the \
+                     polygon's {count} corners"
+                )));
+            }
+            if n != NO_NEIGHBOUR && n as usize >= polygons.len() {
+                return Err(err(format!(
+                    "polygons[{p}].neighbours[{c}] = {n}: must be in 0..{} (the polygon count) or {NO_NEIGHBOUR} \
+                     (no neighbour)",
+                    polygons.len()
+                )));
+            }
         }
     }
     Ok(NavMesh { key, origin, vertices, polygons })

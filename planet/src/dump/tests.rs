@@ -196,21 +196,34 @@ fn physics_files_with_bad_contents_are_refused_naming_the_field() {
     let bad = rehashed(&col, |h| h.sections[2].layout = "a:u32 b:u32 c:u32".into(), |_| {});
     assert!(message(Stage::Collider, &bad).starts_with("header.sections[2].layout = \"a:u32 b:u32 c:u32\": must be"));
 
-    // A navmesh polygon's corner or neighbour out of range.
+    // A navmesh polygon's corner, neighbour or corner count out of range,
+    // and a slot past its corners in use (a polygon is 36 bytes: its count,
+    // four corners, four neighbours).
     let n = chain.navmesh.as_ref().unwrap();
     let (nv, np) = (n.vertices.len(), n.polygons.len());
-    let at = section_start(&nav, "polygons") + 24 * (np - 1) + 8;
-    let bad = rehashed(&nav, |_| {}, put_u32(at, nv as u32 + 7));
+    let at = section_start(&nav, "polygons") + 36 * (np - 1);
+    let bad = rehashed(&nav, |_| {}, put_u32(at + 4 + 8, nv as u32 + 7));
     assert_eq!(
         message(Stage::NavMesh, &bad),
         format!("polygons[{}].vertices[2] = {}: must be in 0..{nv} (the vertex count)", np - 1, nv + 7)
     );
-    let bad = rehashed(&nav, |_| {}, put_u32(at + 8, np as u32));
+    let bad = rehashed(&nav, |_| {}, put_u32(at + 4 + 16 + 4, np as u32));
     assert_eq!(
         message(Stage::NavMesh, &bad),
         format!(
             "polygons[{}].neighbours[1] = {np}: must be in 0..{np} (the polygon count) or 4294967295 (no neighbour)",
             np - 1
+        )
+    );
+    let bad = rehashed(&nav, |_| {}, put_u32(at, 7));
+    assert_eq!(message(Stage::NavMesh, &bad), format!("polygons[{}].count = 7: must be in 3..=4", np - 1));
+    let t = n.polygons.iter().position(|p| p.count == 3).expect("a navmesh has triangles left");
+    let bad = rehashed(&nav, |_| {}, put_u32(section_start(&nav, "polygons") + 36 * t + 4 + 12, 0));
+    assert_eq!(
+        message(Stage::NavMesh, &bad),
+        format!(
+            "polygons[{t}].vertices[3] = 0, neighbours[3] = 4294967295: both must be 4294967295 past the polygon's 3 \
+             corners"
         )
     );
     // Two origins.

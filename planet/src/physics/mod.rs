@@ -6,9 +6,11 @@
 //!   gap to fall through) with a bounding volume hierarchy ([`bvh`]), and
 //!   `parry3d` answering each triangle's ray and shape casts;
 //! - [`navmesh`]: the walkable triangles (slope against the local up, above
-//!   the sea, with headroom under the region's own surface) as navigation
-//!   polygons with their neighbours inside the region and the open edges
-//!   where the engine links them to the neighbouring regions.
+//!   the sea, with headroom under the region's own surface), each pair that
+//!   the polygonizer split from one quad joined again where the quad is
+//!   convex and nearly flat: navigation polygons, with their neighbours
+//!   inside the region and the open edges where the engine links them to
+//!   the neighbouring regions.
 //!
 //! Both are pure functions of the mesh (and the recipe's sea and radius):
 //! the same bytes on any thread, in any order. `parry3d` is built with its
@@ -36,5 +38,5 @@ mod collider;
 mod navmesh;
 
 pub use collider::{Collider, RayHit, collider};
-pub use navmesh::{NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
+pub use navmesh::{MAX_BEND_DEG, MAX_CORNERS, NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
 pub use parry3d;

@@ -1,15 +1,25 @@
-//! The navmesh stage: a region's walkable triangles as navigation polygons.
+//! The navmesh stage: a region's walkable ground as convex navigation
+//! polygons.
 //!
 //! A terrain triangle the region owns is walkable when its slope against the
 //! local up (the direction from the planet's centre) is at most
 //! `max_slope_deg`, it lies above the sea, and nothing of the region's
 //! collider is within `headroom_m` above it (tested against the collider's
 //! ceilings only, so a triangle buried under a fold of the terrain itself,
-//! where the ray starts inside the ground, passes: see `Ceilings`). Each
-//! polygon knows its neighbour across each edge inside the region; an edge
-//! with no walkable neighbour is open, and the engine links open edges to
-//! the neighbouring regions' (across region, LOD and cube-face boundaries
-//! alike).
+//! where the ray starts inside the ground, passes: see `Ceilings`).
+//!
+//! The polygonizer makes a quad of each sign-changing edge and splits it in
+//! two triangles, one after the other; where both are walkable the navmesh
+//! joins them again into one polygon, if the quad is convex seen from the
+//! local up (every corner turning by at least `MIN_TURN_DEG`) and its halves
+//! face within `MAX_BEND_DEG` of each other, so it is nearly flat and a
+//! point above it lies above one of its halves. That halves the polygons to
+//! search; merging further, as Recast does up to six corners, took another
+//! tenth off them and made the stage about 30% slower (README, "Physics and
+//! navigation"). Each polygon knows its neighbour across each edge inside
+//! the region; an edge with no walkable neighbour is open, and the engine
+//! links open edges to the neighbouring regions' (across region, LOD and
+//! cube-face boundaries alike).
 
 use glam::{DVec3, Vec3};
 use parry3d::math::Vector;
@@ -48,13 +58,64 @@ impl NavSettings {
     }
 }
 
-/// A navigation polygon: a walkable triangle, counter-clockwise seen from above.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// The most corners a navigation polygon has: a quad.
+pub const MAX_CORNERS: usize = 4;
+
+/// The most the two halves of a quad may face apart, degrees.
+pub const MAX_BEND_DEG: f32 = 20.0;
+
+/// The least a quad's corner turns, degrees (seen from the up at its first
+/// corner): a corner all but straight would leave a sliver for the funnel,
+/// and could turn the other way seen from a neighbouring up.
+pub const MIN_TURN_DEG: f32 = 1.0;
+
+/// A navigation polygon, a walkable triangle or quad: convex seen from the
+/// up at its first corner (each corner of a quad turning by at least
+/// `MIN_TURN_DEG`), its corners counter-clockwise seen from above.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NavPolygon {
-    /// Its corners, indices into the navmesh's vertices.
-    pub vertices: [u32; 3],
-    /// The polygon across edge i (corner i to corner i + 1), or `NO_NEIGHBOUR`.
-    pub neighbours: [u32; 3],
+    /// How many corners it has, 3..=`MAX_CORNERS`.
+    pub count: u32,
+    /// Its corners, indices into the navmesh's vertices; `u32::MAX` past `count`.
+    pub vertices: [u32; MAX_CORNERS],
+    /// The polygon across edge i (corner i to corner i + 1, the last to the
+    /// first), or `NO_NEIGHBOUR` (so too past `count`).
+    pub neighbours: [u32; MAX_CORNERS],
+}
+
+impl NavPolygon {
+    /// A polygon of these corners and their neighbours (at most `MAX_CORNERS`).
+    #[must_use]
+    pub fn new(corners: &[u32], neighbours: &[u32]) -> Self {
+        debug_assert!(corners.len() <= MAX_CORNERS && corners.len() == neighbours.len());
+        let mut p = Self {
+            count: corners.len() as u32,
+            vertices: [u32::MAX; MAX_CORNERS],
+            neighbours: [NO_NEIGHBOUR; MAX_CORNERS],
+        };
+        p.vertices[..corners.len()].copy_from_slice(corners);
+        p.neighbours[..neighbours.len()].copy_from_slice(neighbours);
+        p
+    }
+
+    /// Its corners.
+    #[must_use]
+    pub fn corners(&self) -> &[u32] {
+        &self.vertices[..self.count as usize]
+    }
+
+    /// The polygon across each edge (`NO_NEIGHBOUR` where none).
+    #[must_use]
+    pub fn links(&self) -> &[u32] {
+        &self.neighbours[..self.count as usize]
+    }
+
+    /// Edge i: its two corners, in the polygon's winding.
+    #[must_use]
+    pub fn edge(&self, i: usize) -> (u32, u32) {
+        let n = self.count as usize;
+        (self.vertices[i % n], self.vertices[(i + 1) % n])
+    }
 }
 
 /// A region's navigation polygons.
@@ -77,11 +138,19 @@ impl NavMesh {
         self.origin + Vec3::from_array(self.vertices[i as usize]).as_dvec3()
     }
 
-    /// A polygon's centre, planet-local.
+    /// A polygon's centre (the mean of its corners), planet-local.
     #[must_use]
     pub fn centre(&self, polygon: u32) -> DVec3 {
         let p = &self.polygons[polygon as usize];
-        (self.vertex(p.vertices[0]) + self.vertex(p.vertices[1]) + self.vertex(p.vertices[2])) / 3.0
+        p.corners().iter().map(|&i| self.vertex(i)).sum::<DVec3>() / f64::from(p.count)
+    }
+
+    /// A polygon's fan triangles (its first corner with each later edge),
+    /// planet-local: together they are the polygon.
+    pub fn fan(&self, polygon: u32) -> impl Iterator<Item = [DVec3; 3]> + '_ {
+        let p = &self.polygons[polygon as usize];
+        let first = self.vertex(p.vertices[0]);
+        (1..p.count as usize - 1).map(move |i| [first, self.vertex(p.vertices[i]), self.vertex(p.vertices[i + 1])])
     }
 
     /// Approximate memory held, bytes.
@@ -93,7 +162,8 @@ impl NavMesh {
     /// A signature of every vertex and polygon (what determinism tests compare).
     #[must_use]
     pub fn signature(&self) -> crate::Signature {
-        let mut bytes = Vec::with_capacity(self.vertices.len() * 12 + self.polygons.len() * 24 + 64);
+        let mut bytes =
+            Vec::with_capacity(self.vertices.len() * 12 + self.polygons.len() * size_of::<NavPolygon>() + 64);
         bytes.extend_from_slice(&self.origin.to_array().map(f64::to_bits).map(u64::to_le_bytes).concat());
         for v in &self.vertices {
             for c in v {
@@ -101,7 +171,7 @@ impl NavMesh {
             }
         }
         for p in &self.polygons {
-            for i in p.vertices.iter().chain(&p.neighbours) {
+            for i in std::iter::once(&p.count).chain(&p.vertices).chain(&p.neighbours) {
                 bytes.extend_from_slice(&i.to_le_bytes());
             }
         }
@@ -130,7 +200,9 @@ fn walkable(mesh: &SphereMesh, settings: &NavSettings, mut blocked: impl FnMut(V
     let sea2 = settings.sea_radius_m.map(|r| f64::from(r) * f64::from(r));
     let mut remap = vec![u32::MAX; part.vertices.len()];
     let mut vertices: Vec<[f32; 3]> = Vec::new();
-    let mut polygons: Vec<NavPolygon> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    // Each walkable triangle's normal times twice its area.
+    let mut facings: Vec<Vec3> = Vec::new();
     for t in 0..part.indices.len() / 3 {
         let tri = [part.indices.get(3 * t), part.indices.get(3 * t + 1), part.indices.get(3 * t + 2)];
         let [a, b, c] = tri.map(position);
@@ -153,59 +225,149 @@ fn walkable(mesh: &SphereMesh, settings: &NavSettings, mut blocked: impl FnMut(V
         if blocked(centre + up * 0.05, up) {
             continue;
         }
-        let corners = tri.map(|i| {
+        triangles.push(tri.map(|i| {
             if remap[i as usize] == u32::MAX {
                 remap[i as usize] = vertices.len() as u32;
                 vertices.push(part.vertices[i as usize].position);
             }
             remap[i as usize]
-        });
-        polygons.push(NavPolygon { vertices: corners, neighbours: [NO_NEIGHBOUR; 3] });
+        }));
+        facings.push(cross);
     }
-    link_neighbours(&mut polygons, vertices.len());
+    let across = link_neighbours(&triangles, vertices.len());
+    let polygons = merge(&vertices, &triangles, &across, &facings, mesh.origin);
     NavMesh { key: mesh.key, origin: mesh.origin, vertices, polygons }
 }
 
-/// Links the polygons across their shared edges: an edge shared by exactly
-/// two polygons (wound opposite ways) links them.
+/// The triangle across each edge of each triangle (edge i: corner i to
+/// corner i + 1), or `NO_NEIGHBOUR`: an edge shared by exactly two triangles
+/// links them.
 ///
 /// The edges are bucketed by their lower corner (a counting sort, linear
 /// where sorting every edge was a fifth of the stage); a bucket holds the
-/// few edges around one corner, in polygon order, so the links do not
-/// depend on anything but the polygons.
-fn link_neighbours(polygons: &mut [NavPolygon], vertex_count: usize) {
-    let edge = |p: &NavPolygon, e: usize| {
-        let (i, j) = (p.vertices[e], p.vertices[(e + 1) % 3]);
+/// few edges around one corner, in triangle order, so the links do not
+/// depend on anything but the triangles.
+fn link_neighbours(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
+    let edge = |t: &[u32; 3], e: usize| {
+        let (i, j) = (t[e], t[(e + 1) % 3]);
         (i.min(j), i.max(j))
     };
     let mut start = vec![0u32; vertex_count + 1];
-    for p in polygons.iter() {
+    for t in triangles {
         for e in 0..3 {
-            start[edge(p, e).0 as usize + 1] += 1;
+            start[edge(t, e).0 as usize + 1] += 1;
         }
     }
     for i in 0..vertex_count {
         start[i + 1] += start[i];
     }
-    // (upper corner, polygon, edge) per bucket.
-    let mut slots = vec![(0u32, 0u32, 0u8); polygons.len() * 3];
+    // (upper corner, triangle, edge) per bucket.
+    let mut slots = vec![(0u32, 0u32, 0u8); triangles.len() * 3];
     let mut fill = start.clone();
-    for (p, polygon) in polygons.iter().enumerate() {
+    for (t, triangle) in triangles.iter().enumerate() {
         for e in 0..3 {
-            let (lo, hi) = edge(polygon, e);
-            slots[fill[lo as usize] as usize] = (hi, p as u32, e as u8);
+            let (lo, hi) = edge(triangle, e);
+            slots[fill[lo as usize] as usize] = (hi, t as u32, e as u8);
             fill[lo as usize] += 1;
         }
     }
+    let mut across = vec![[NO_NEIGHBOUR; 3]; triangles.len()];
     for v in 0..vertex_count {
         let bucket = &slots[start[v] as usize..start[v + 1] as usize];
-        for (k, &(hi, p, e)) in bucket.iter().enumerate() {
+        for (k, &(hi, t, e)) in bucket.iter().enumerate() {
             let mut same = bucket.iter().enumerate().filter(|&(l, s)| l != k && s.0 == hi);
             if let (Some((_, other)), None) = (same.next(), same.next()) {
-                polygons[p as usize].neighbours[e as usize] = other.1;
+                across[t as usize][e as usize] = other.1;
             }
         }
     }
+    across
+}
+
+/// Joins each pair of walkable triangles that came from one quad of the
+/// polygonizer (one after the other, sharing an edge: their corners relative
+/// to `origin`) into that quad where `quad` allows it; the rest stay
+/// triangles. Links go to the polygons' indices.
+fn merge(
+    vertices: &[[f32; 3]],
+    triangles: &[[u32; 3]],
+    across: &[[u32; 3]],
+    facings: &[Vec3],
+    origin: DVec3,
+) -> Vec<NavPolygon> {
+    let point = |i: u32| Vec3::from_array(vertices[i as usize]);
+    let min_cos = libm::cosf(MAX_BEND_DEG.to_radians());
+    let min_sin = libm::sinf(MIN_TURN_DEG.to_radians());
+    // Each polygon's corners and the triangle across each of its edges.
+    let mut polygons: Vec<([u32; MAX_CORNERS], [u32; MAX_CORNERS], usize)> = Vec::with_capacity(triangles.len());
+    let mut polygon_of = vec![0u32; triangles.len()];
+    let mut t = 0;
+    while t < triangles.len() {
+        let next = t + 1;
+        let joined = (next < triangles.len())
+            .then(|| (0..3).find(|&k| across[t][k] == next as u32))
+            .flatten()
+            .and_then(|k| quad(t, k, next, triangles, across, facings, (min_cos, min_sin), &point, origin));
+        polygon_of[t] = polygons.len() as u32;
+        if let Some((corners, links)) = joined {
+            polygon_of[next] = polygons.len() as u32;
+            polygons.push((corners, links, 4));
+            t += 2;
+        } else {
+            let mut corners = [u32::MAX; MAX_CORNERS];
+            let mut links = [NO_NEIGHBOUR; MAX_CORNERS];
+            corners[..3].copy_from_slice(&triangles[t]);
+            links[..3].copy_from_slice(&across[t]);
+            polygons.push((corners, links, 3));
+            t += 1;
+        }
+    }
+    polygons
+        .iter()
+        .map(|(corners, links, count)| {
+            let links = links.map(|t| if t == NO_NEIGHBOUR { t } else { polygon_of[t as usize] });
+            NavPolygon::new(&corners[..*count], &links[..*count])
+        })
+        .collect()
+}
+
+/// Triangles `a` and `b`, which share `a`'s edge `k`, as one quad (its
+/// corners and the triangle across each edge), if they face within
+/// `MAX_BEND_DEG` of each other and the quad is convex seen from the up at
+/// its first corner, each corner turning left by at least `MIN_TURN_DEG`
+/// (`min_cos`, `min_sin`: that bend's cosine and that turn's sine).
+#[allow(clippy::too_many_arguments)]
+fn quad(
+    a: usize,
+    k: usize,
+    b: usize,
+    triangles: &[[u32; 3]],
+    across: &[[u32; 3]],
+    facings: &[Vec3],
+    (min_cos, min_sin): (f32, f32),
+    point: &impl Fn(u32) -> Vec3,
+    origin: DVec3,
+) -> Option<([u32; MAX_CORNERS], [u32; MAX_CORNERS])> {
+    let (fa, fb) = (facings[a], facings[b]);
+    let cos = fa.dot(fb);
+    if cos <= 0.0 || cos * cos < min_cos * min_cos * fa.length_squared() * fb.length_squared() {
+        return None;
+    }
+    let (ta, tb) = (triangles[a], triangles[b]);
+    let (from, to) = (ta[k], ta[(k + 1) % 3]);
+    let m = (0..3).find(|&m| tb[m] == to && tb[(m + 1) % 3] == from)?;
+    // From the shared edge's far end round `a` to its near end, then on
+    // round `b`: `to`, `a`'s third corner, `from`, `b`'s third corner.
+    let corners = [to, ta[(k + 2) % 3], from, tb[(m + 2) % 3]];
+    let links = [across[a][(k + 1) % 3], across[a][(k + 2) % 3], across[b][(m + 1) % 3], across[b][(m + 2) % 3]];
+    let up = (origin.as_vec3() + point(to)).normalize();
+    let convex = (0..4).all(|i| {
+        let [p, q, r] = [i + 3, i, i + 1].map(|j| point(corners[j % 4]));
+        let (u, v) = (q - p, r - q);
+        let turn = u.cross(v).dot(up);
+        turn > 0.0 && turn * turn > min_sin * min_sin * u.length_squared() * v.length_squared()
+    });
+    convex.then_some((corners, links))
 }
 
 /// What a headroom ray can meet first: the terrain triangles of the collider
@@ -367,7 +529,9 @@ mod tests {
     use parry3d::math::Vector;
     use parry3d::query::{Ray, RayCast};
 
-    use super::{Ceilings, NavSettings, walkable};
+    use glam::DVec3;
+
+    use super::{Ceilings, MAX_CORNERS, NO_NEIGHBOUR, NavSettings, link_neighbours, merge, walkable};
     use crate::PlannedSystem;
     use crate::mesh::{MeshWorkspace, polygonize, spherify};
     use crate::physics::{collider, navmesh};
@@ -423,10 +587,83 @@ mod tests {
                     ours
                 });
                 assert_eq!(navmesh(&mesh, &col, &settings), fast, "{key}");
-                roofed += walkable(&mesh, &settings, |_, _| false).polygons.len() - fast.polygons.len();
+                let triangles = |n: &super::NavMesh| n.polygons.iter().map(|p| p.count as usize - 2).sum::<usize>();
+                roofed += triangles(&walkable(&mesh, &settings, |_, _| false)) - triangles(&fast);
             }
         }
         assert!(roofed > 0, "no polygon lost its headroom: the test meets no ceiling");
         assert!(buried * 1000 < rays, "{buried} of {rays} rays start inside the terrain");
+    }
+
+    /// Merged: triangles on the plane y = 0, seen from +y.
+    fn merged(vertices: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<super::NavPolygon> {
+        let point = |i: u32| Vec3::from_array(vertices[i as usize]);
+        let facings: Vec<Vec3> =
+            triangles.iter().map(|t| (point(t[1]) - point(t[0])).cross(point(t[2]) - point(t[0]))).collect();
+        assert!(facings.iter().all(|f| f.y > 0.0), "the triangles face up");
+        let across = link_neighbours(triangles, vertices.len());
+        merge(vertices, triangles, &across, &facings, DVec3::new(0.0, 4000.0, 0.0))
+    }
+
+    fn area(vertices: &[[f32; 3]], corners: &[u32]) -> f32 {
+        let p = |i: u32| Vec3::from_array(vertices[i as usize]);
+        (1..corners.len() - 1)
+            .map(|i| (p(corners[i]) - p(corners[0])).cross(p(corners[i + 1]) - p(corners[0])).length() * 0.5)
+            .sum()
+    }
+
+    #[test]
+    fn quads_split_by_the_polygonizer_are_joined_where_convex_and_flat() {
+        // A flat grid of 6 x 6 unit cells, each two triangles one after the
+        // other, as the polygonizer makes them: each cell becomes one square.
+        let n = 6u32;
+        let vertices: Vec<[f32; 3]> = (0..=n).flat_map(|z| (0..=n).map(move |x| [x as f32, 0.0, z as f32])).collect();
+        let at = |x: u32, z: u32| z * (n + 1) + x;
+        // Counter-clockwise seen from +y.
+        let triangles: Vec<[u32; 3]> = (0..n)
+            .flat_map(|z| (0..n).map(move |x| (x, z)))
+            .flat_map(|(x, z)| [[at(x, z), at(x, z + 1), at(x + 1, z + 1)], [at(x, z), at(x + 1, z + 1), at(x + 1, z)]])
+            .collect();
+        let polygons = merged(&vertices, &triangles);
+        assert_eq!(polygons.len(), 36);
+        assert!(polygons.iter().all(|p| p.count == 4 && (area(&vertices, p.corners()) - 1.0).abs() < 1e-5));
+        // Inner edges link both ways; the grid's rim is open.
+        let open = polygons.iter().flat_map(|p| p.links()).filter(|&&l| l == NO_NEIGHBOUR).count();
+        assert_eq!(open, 4 * 6);
+        for (i, p) in polygons.iter().enumerate() {
+            for (e, &l) in p.links().iter().enumerate() {
+                if l != NO_NEIGHBOUR {
+                    let (a, b) = p.edge(e);
+                    let other = &polygons[l as usize];
+                    let k = (0..other.count as usize).find(|&k| other.edge(k) == (b, a)).unwrap();
+                    assert_eq!(other.links()[k] as usize, i);
+                }
+            }
+        }
+
+        // A unit square folded along its diagonal: joined while the fold is
+        // within `MAX_BEND_DEG`, two triangles past it.
+        for (bend, count) in [(0.0f32, 1), (10.0, 1), (19.0, 1), (21.0, 2), (30.0, 2)] {
+            let drop = libm::tanf(bend.to_radians()) / std::f32::consts::SQRT_2;
+            let vertices = [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, -drop, 0.0]];
+            let polygons = merged(&vertices, &[[0, 1, 2], [0, 2, 3]]);
+            assert_eq!(polygons.len(), count, "folded by {bend}°");
+            let total: f32 = polygons.iter().map(|p| area(&vertices, p.corners())).sum();
+            assert!(total >= 1.0 - 1e-5, "folded by {bend}°: area {total}");
+        }
+
+        // A quad concave at a corner, or with a corner all but straight
+        // (under `MIN_TURN_DEG`), stays two triangles; one turning by 3°
+        // is joined. The fourth corner moves, the first three are fixed.
+        for (x, z, count) in [(1.0, 0.0, 1), (2.0, 1.2, 2), (2.0, 0.99, 2), (2.0, 0.95, 1)] {
+            let vertices = [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [x, 0.0, z]];
+            let polygons = merged(&vertices, &[[0, 1, 2], [0, 2, 3]]);
+            assert_eq!(polygons.len(), count, "fourth corner at {x}, {z}");
+            assert!(polygons.iter().all(|p| p.count as usize <= MAX_CORNERS));
+        }
+        // Two triangles one after the other that share no edge stay apart.
+        let vertices =
+            [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [5.0, 0.0, 0.0], [5.0, 0.0, 1.0], [6.0, 0.0, 1.0]];
+        assert_eq!(merged(&vertices, &[[0, 1, 2], [3, 4, 5]]).len(), 2);
     }
 }

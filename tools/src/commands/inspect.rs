@@ -291,7 +291,7 @@ fn export(
             let obj = plain_obj(
                 &format!("planet navmesh export: region {}", n.key),
                 n.vertices.iter().copied(),
-                n.polygons.iter().map(|p| p.vertices),
+                n.polygons.iter().map(|p| p.corners()),
             );
             return exports.write("navmesh.obj", &obj);
         }
@@ -323,27 +323,31 @@ fn export(
 }
 
 /// Wavefront OBJ of bare triangles, positions in metres from the region's origin.
-fn plain_obj(
+fn plain_obj<F: AsRef<[u32]>>(
     title: &str,
     vertices: impl Iterator<Item = [f32; 3]>,
-    triangles: impl Iterator<Item = [u32; 3]>,
+    faces: impl Iterator<Item = F>,
 ) -> Vec<u8> {
     let mut out = format!("# {title}, positions in metres from the region's origin\n");
     for [x, y, z] in vertices {
         let _ = writeln!(out, "v {x} {y} {z}");
     }
-    for [a, b, c] in triangles {
-        let _ = writeln!(out, "f {} {} {}", a + 1, b + 1, c + 1);
+    for face in faces {
+        out.push('f');
+        for i in face.as_ref() {
+            let _ = write!(out, " {}", i + 1);
+        }
+        out.push('\n');
     }
     out.into_bytes()
 }
 
-/// The bounds of some points, as text: `(x, y, z)..(x, y, z) m from the origin, W x H x D m`.
 /// The region and origin line of the sphere mesh's, collider's and navmesh's summaries.
 fn region_line(text: &mut String, key: planet::RegionKey, origin: glam::DVec3) {
     let _ = writeln!(text, "  region {key}, origin ({:.2}, {:.2}, {:.2}) m", origin.x, origin.y, origin.z);
 }
 
+/// The bounds of some points, as text: `(x, y, z)..(x, y, z) m from the origin, W x H x D m`.
 fn bounds(points: impl Iterator<Item = Vec3>) -> String {
     let (lo, hi) = points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(l, h), p| (l.min(p), h.max(p)));
     let size = hi - lo;
@@ -370,7 +374,7 @@ fn islands(n: &NavMesh) -> usize {
         seen[start] = true;
         stack.push(start);
         while let Some(p) = stack.pop() {
-            for &q in &n.polygons[p].neighbours {
+            for &q in n.polygons[p].links() {
                 // Neighbours are checked in range when the file is read.
                 if q != NO_NEIGHBOUR && !seen[q as usize] {
                     seen[q as usize] = true;
@@ -564,17 +568,22 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
         }
         StageOutput::NavMesh(n) => {
             region_line(text, n.key, n.origin);
-            let corner = |i: u32| Vec3::from_array(n.vertices[i as usize]);
-            let area: f64 = n.polygons.iter().map(|p| triangle_area(p.vertices.map(corner))).sum();
+            let area: f64 = (0..n.polygons.len() as u32)
+                .flat_map(|p| n.fan(p))
+                .map(|[a, b, c]| (b - a).cross(c - a).length() * 0.5)
+                .sum();
+            let triangles: usize = n.polygons.iter().map(|p| p.count as usize - 2).sum();
+            let quads = n.polygons.iter().filter(|p| p.count == 4).count();
             let _ = writeln!(
                 text,
-                "  {} polygons, {} vertices, {area:.1} m² walkable in {} islands",
+                "  {} polygons ({quads} quads; {triangles} walkable triangles), {} vertices, {area:.1} m² walkable in \
+                 {} islands",
                 n.polygons.len(),
                 n.vertices.len(),
                 islands(n)
             );
-            let open = n.polygons.iter().flat_map(|p| p.neighbours).filter(|&q| q == NO_NEIGHBOUR).count();
-            let linked = n.polygons.len() * 3 - open;
+            let open = n.polygons.iter().flat_map(|p| p.links()).filter(|&&q| q == NO_NEIGHBOUR).count();
+            let linked = n.polygons.iter().map(|p| p.count as usize).sum::<usize>() - open;
             let _ = writeln!(
                 text,
                 "  edges: {} shared, {open} open (linked to the neighbouring regions, or the walkable ground's edge)",
@@ -591,8 +600,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 let share = if total > 0.0 { 100.0 * area / total } else { 0.0 };
                 let _ = writeln!(
                     text,
-                    "  walkable share: {share:.1}% of the terrain's area ({} of its {} owned triangles)",
-                    n.polygons.len(),
+                    "  walkable share: {share:.1}% of the terrain's area ({triangles} of its {} owned triangles)",
                     owned.len() / 3
                 );
             }

@@ -6,6 +6,7 @@ pub mod fly;
 pub mod inspect;
 pub mod map;
 pub mod mesh;
+pub mod path;
 pub mod region;
 pub mod replay;
 pub mod signature;

@@ -119,14 +119,19 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let radius = f64::from(terrain.grid.radius_m);
     let straight = f64::from(a.dot(b).clamp(-1.0, 1.0)).acos() * radius;
-    let band = |lod: u8| {
-        let region_m = f64::from(terrain.grid.cell_m(lod)) * f64::from(planet::geometry::REGION_CELLS);
-        let margin = args.margin.unwrap_or((straight / 3.0).max(2.0 * region_m));
-        columns(&terrain, a, b, margin, lod)
+    let region_m = |lod: u8| f64::from(terrain.grid.cell_m(lod)) * f64::from(planet::geometry::REGION_CELLS);
+    let margin = |lod: u8| args.margin.unwrap_or((straight / 3.0).max(2.0 * region_m(lod)));
+    let band = |lod: u8| columns(&terrain, a, b, margin(lod), lod);
+    // About how many regions the band holds at a LOD, before sampling it:
+    // far too many at the finest LODs of a long way.
+    let estimate = |lod: u8| {
+        let (w, m) = (region_m(lod), margin(lod));
+        ((straight + 2.0 * m) / w + 1.0) * (2.0 * m / w + 1.0) * f64::from(terrain.grid.regions_up(lod).max(1))
     };
     let (lod, keys) = match args.lod {
         Some(lod) => (lod, band(lod)),
         None => (0..=terrain.grid.max_lod)
+            .filter(|&lod| estimate(lod) <= 4.0 * AUTO_BUDGET as f64)
             .map(|lod| (lod, band(lod)))
             .find(|(_, keys)| keys.len() <= AUTO_BUDGET)
             .unwrap_or_else(|| (terrain.grid.max_lod, band(terrain.grid.max_lod))),

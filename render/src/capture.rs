@@ -65,9 +65,12 @@ impl Capture {
 
     /// Draws the world as it stands from `camera`, every fade finished.
     pub fn draw(&mut self, camera: &ViewCamera, options: &RenderOptions) -> Result<(RgbaImage, FrameStats), String> {
-        self.renderer.sync(&self.world, options.time);
+        // Bring every shown region in and end its fade before drawing; the
+        // draw's own sync then finds nothing new, so its uploads are these.
+        let uploaded = self.renderer.sync(&self.world, options.time);
         self.renderer.finish_fades();
-        let stats = self.renderer.render(&self.world, camera, &self.target.view, &self.target.depth, options);
+        let mut stats = self.renderer.render(&self.world, camera, &self.target.view, &self.target.depth, options);
+        stats.uploaded_bytes += uploaded;
         let image = self.target.read(self.renderer.gpu())?;
         Ok((image, stats))
     }

@@ -5,6 +5,7 @@
 //! - A surface view has sky above the horizon and, below it, no pixel of the
 //!   clear colour: every ray that must hit the ground hits a triangle.
 //! - The same view, streamed and drawn twice from scratch, is byte-identical.
+//! - A capture's figures count the meshes it uploaded.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,7 +34,12 @@ fn shoot(capture: &mut Capture, view: &str, sky: bool) -> (RgbaImage, ViewCamera
     assert!(capture.settle(&camera, Duration::from_secs(120)), "{view:?} did not settle");
     let clear = if sky { [0.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 1.0, 1.0] };
     let options = RenderOptions { sky, clear, time: 100.0 };
-    let (image, _) = capture.draw(&camera, &options).unwrap();
+    let before = capture.renderer.uploaded_bytes();
+    let (image, stats) = capture.draw(&camera, &options).unwrap();
+    // The draw's figures count what it uploaded (everything, on a fresh capture).
+    assert!(stats.draws > 0 && stats.resident_regions > 0, "{stats:?}");
+    assert_eq!(stats.uploaded_bytes, capture.renderer.uploaded_bytes() - before, "{stats:?}");
+    assert!(before > 0 || stats.uploaded_bytes > 0, "{stats:?}");
     (image, camera)
 }
 

@@ -118,7 +118,7 @@ pub struct FrameStats {
     pub draws: u32,
     /// Triangles submitted.
     pub triangles: u64,
-    /// Bytes of meshes uploaded this frame.
+    /// Bytes of region meshes uploaded this frame.
     pub uploaded_bytes: u64,
     /// Regions resident on the GPU.
     pub resident_regions: usize,
@@ -434,7 +434,8 @@ impl Renderer {
         let _ = self.gpu.device.poll(wgpu::PollType::wait_indefinitely());
     }
 
-    /// Total bytes of meshes uploaded so far.
+    /// Total bytes of region meshes uploaded so far (what streaming sends;
+    /// the proxies, uploaded once with the renderer, are not counted).
     #[must_use]
     pub fn uploaded_bytes(&self) -> u64 {
         self.regions.uploaded_bytes

@@ -9,11 +9,10 @@
 //! along one another join between regions of different LODs or faces (the
 //! meshes of two faces need not share corners along their edge). A path is
 //! A* over the polygons, each reached at the middle of the edge it was
-//! entered through, then pulled tight
-//! through the portals of its corridor with the funnel algorithm, each turn
-//! measured against the local up. Everything is ordered (regions by key,
-//! polygons by index, ties by id), so a query gives the same path whatever
-//! order the regions were built in.
+//! entered through, then pulled tight through the portals of its corridor
+//! with the funnel algorithm, each turn measured against the local up.
+//! Everything is ordered (regions by key, polygons by index, ties by id), so
+//! a query gives the same path whatever order the regions were built in.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};

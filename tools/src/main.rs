@@ -10,6 +10,7 @@ mod failure;
 mod load;
 mod pick;
 mod raster;
+mod save;
 
 use std::process::ExitCode;
 

@@ -208,8 +208,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             corridor,
         };
         let text = serde_json::to_string_pretty(&json).expect("the path serialises");
-        std::fs::write(file, text + "\n")
-            .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", file.display())))?;
+        crate::save::replace(file, &(text + "\n"))?;
         println!("wrote {}", file.display());
     }
     Ok(())

@@ -251,8 +251,5 @@ fn summary(runs: &[RunReport], planet_name: &str) -> String {
 
 fn write_report(file: &Path, runs: &[RunReport]) -> Result<(), Failure> {
     let json = serde_json::to_string_pretty(&serde_json::json!({ "runs": runs })).expect("reports serialize");
-    let tmp = file.with_extension("json.tmp");
-    std::fs::write(&tmp, json + "\n")
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", file.display())))
+    crate::save::replace(file, &(json + "\n"))
 }

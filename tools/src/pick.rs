@@ -61,14 +61,11 @@ impl KeyArgs {
                         "error: --at {at}: must be LAT,LON or LAT,LON,LOD with LAT in -90..=90, LON in -180..=180"
                     ))
                 };
-                let parts: Vec<f32> =
-                    at.split(',').map(|p| p.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|_| bad())?;
-                let (lat, lon, lod) = match parts[..] {
-                    [lat, lon] => (lat, lon, 0.0),
-                    [lat, lon, lod] => (lat, lon, lod),
-                    _ => return Err(bad()),
+                let (lat, lon, lod) = match lat_lon_and(at).ok_or_else(bad)? {
+                    (lat, lon, None) => (lat, lon, 0.0),
+                    (lat, lon, Some(lod)) => (lat, lon, lod),
                 };
-                if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) || lod.fract() != 0.0 {
+                if lod.fract() != 0.0 {
                     return Err(bad());
                 }
                 if !(0.0..=f32::from(terrain.grid.max_lod)).contains(&lod) {
@@ -82,6 +79,18 @@ impl KeyArgs {
             (None, None) => unreachable!("clap requires --key or --at"),
         }
     }
+}
+
+/// `LAT,LON` or `LAT,LON,X` in degrees (and any number X), with LAT in
+/// -90..=90 and LON in -180..=180; `None` for anything else.
+pub fn lat_lon_and(text: &str) -> Option<(f32, f32, Option<f32>)> {
+    let parts: Vec<f32> = text.split(',').map(|p| p.trim().parse::<f32>()).collect::<Result<_, _>>().ok()?;
+    let (lat, lon, more) = match parts[..] {
+        [lat, lon] => (lat, lon, None),
+        [lat, lon, more] => (lat, lon, Some(more)),
+        _ => return None,
+    };
+    ((-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon)).then_some((lat, lon, more))
 }
 
 /// Parses and checks `--key F/L/X/Y/Z` against a planet's grid.

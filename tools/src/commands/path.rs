@@ -90,12 +90,9 @@ fn invalid(message: String) -> Failure {
 
 /// `LAT,LON` in degrees, checked.
 fn lat_lon(flag: &str, text: &str) -> Result<(f32, f32), Failure> {
-    let bad = || invalid(format!("{flag} {text}: must be LAT,LON with LAT in -90..=90 and LON in -180..=180"));
-    let parts: Vec<f32> =
-        text.split(',').map(|p| p.trim().parse::<f32>()).collect::<Result<_, _>>().map_err(|_| bad())?;
-    match parts[..] {
-        [lat, lon] if (-90.0..=90.0).contains(&lat) && (-180.0..=180.0).contains(&lon) => Ok((lat, lon)),
-        _ => Err(bad()),
+    match crate::pick::lat_lon_and(text) {
+        Some((lat, lon, None)) => Ok((lat, lon)),
+        _ => Err(invalid(format!("{flag} {text}: must be LAT,LON with LAT in -90..=90 and LON in -180..=180"))),
     }
 }
 

@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use engine::nav::{NavGraph, NavPath};
@@ -21,6 +20,7 @@ use glam::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};
 use planet::RegionKey;
 use planet::terrain::{Terrain, lat_lon_direction};
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::failure::Failure;
@@ -136,7 +136,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 
     let start = Instant::now();
     let terrain = Arc::new(terrain);
-    let regions = build(&terrain, &keys, threads, args.quiet);
+    let regions = build(&terrain, &keys, threads, args.quiet)?;
     let built_s = start.elapsed().as_secs_f64();
     let graph = NavGraph::new(regions.iter().cloned());
     let mut out = String::new();
@@ -249,36 +249,34 @@ fn columns(terrain: &Terrain, a: Vec3, b: Vec3, margin: f64, lod: u8) -> Vec<Reg
     set.into_iter().flat_map(|c| c.regions(&terrain.grid)).collect()
 }
 
-/// Builds `keys` on `threads` threads, a progress bar on stderr.
-fn build(terrain: &Arc<Terrain>, keys: &[RegionKey], threads: usize, quiet: bool) -> Vec<Arc<BuiltRegion>> {
+/// Builds `keys` on a pool of `threads` threads, in key order, a progress
+/// bar on stderr.
+fn build(
+    terrain: &Arc<Terrain>,
+    keys: &[RegionKey],
+    threads: usize,
+    quiet: bool,
+) -> Result<Vec<Arc<BuiltRegion>>, Failure> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Failure::Failed(format!("error: cannot start {threads} threads: {e}")))?;
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(keys.len() as u64) };
     if let Ok(style) = ProgressStyle::with_template("building regions [{bar:30}] {pos}/{len} {elapsed}") {
         bar.set_style(style.progress_chars("=> "));
     }
     let builder = PlanetBuilder::new(Arc::clone(terrain));
-    let next = AtomicUsize::new(0);
-    let mut built: Vec<(usize, Arc<BuiltRegion>)> = std::thread::scope(|s| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&key) = keys.get(i) else { break };
-                        if let Some(region) = builder.build(key, &jobs::CancelToken::new()) {
-                            mine.push((i, Arc::new(region)));
-                        }
-                        bar.inc(1);
-                    }
-                    mine
-                })
+    let built = pool.install(|| {
+        keys.par_iter()
+            .filter_map(|&key| {
+                let region = builder.build(key, &jobs::CancelToken::new());
+                bar.inc(1);
+                region.map(Arc::new)
             })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a region build panicked")).collect()
+            .collect()
     });
     bar.finish_and_clear();
-    built.sort_by_key(|(i, _)| *i);
-    built.into_iter().map(|(_, r)| r).collect()
+    Ok(built)
 }
 
 /// The path's corners as latitude, longitude and height.

@@ -295,79 +295,87 @@ fn merge(
     facings: &[Vec3],
     origin: DVec3,
 ) -> Vec<NavPolygon> {
-    let point = |i: u32| Vec3::from_array(vertices[i as usize]);
-    let min_cos = libm::cosf(MAX_BEND_DEG.to_radians());
-    let min_sin = libm::sinf(MIN_TURN_DEG.to_radians());
-    // Each polygon's corners and the triangle across each of its edges.
-    let mut polygons: Vec<([u32; MAX_CORNERS], [u32; MAX_CORNERS], usize)> = Vec::with_capacity(triangles.len());
+    let pairs = Pairs {
+        vertices,
+        triangles,
+        across,
+        facings,
+        origin,
+        min_cos: libm::cosf(MAX_BEND_DEG.to_radians()),
+        min_sin: libm::sinf(MIN_TURN_DEG.to_radians()),
+    };
+    // Polygons linked to triangles first, then to the polygons holding them.
+    let mut polygons: Vec<NavPolygon> = Vec::with_capacity(triangles.len());
     let mut polygon_of = vec![0u32; triangles.len()];
     let mut t = 0;
     while t < triangles.len() {
-        let next = t + 1;
-        let joined = (next < triangles.len())
-            .then(|| (0..3).find(|&k| across[t][k] == next as u32))
-            .flatten()
-            .and_then(|k| quad(t, k, next, triangles, across, facings, (min_cos, min_sin), &point, origin));
         polygon_of[t] = polygons.len() as u32;
-        if let Some((corners, links)) = joined {
-            polygon_of[next] = polygons.len() as u32;
-            polygons.push((corners, links, 4));
+        if let Some((corners, links)) = pairs.quad(t) {
+            polygon_of[t + 1] = polygons.len() as u32;
+            polygons.push(NavPolygon::new(&corners, &links));
             t += 2;
         } else {
-            let mut corners = [u32::MAX; MAX_CORNERS];
-            let mut links = [NO_NEIGHBOUR; MAX_CORNERS];
-            corners[..3].copy_from_slice(&triangles[t]);
-            links[..3].copy_from_slice(&across[t]);
-            polygons.push((corners, links, 3));
+            polygons.push(NavPolygon::new(&triangles[t], &across[t]));
             t += 1;
         }
     }
+    for p in &mut polygons {
+        for link in p.neighbours.iter_mut().filter(|l| **l != NO_NEIGHBOUR) {
+            *link = polygon_of[*link as usize];
+        }
+    }
     polygons
-        .iter()
-        .map(|(corners, links, count)| {
-            let links = links.map(|t| if t == NO_NEIGHBOUR { t } else { polygon_of[t as usize] });
-            NavPolygon::new(&corners[..*count], &links[..*count])
-        })
-        .collect()
 }
 
-/// Triangles `a` and `b`, which share `a`'s edge `k`, as one quad (its
-/// corners and the triangle across each edge), if they face within
-/// `MAX_BEND_DEG` of each other and the quad is convex seen from the up at
-/// its first corner, each corner turning left by at least `MIN_TURN_DEG`
-/// (`min_cos`, `min_sin`: that bend's cosine and that turn's sine).
-#[allow(clippy::too_many_arguments)]
-fn quad(
-    a: usize,
-    k: usize,
-    b: usize,
-    triangles: &[[u32; 3]],
-    across: &[[u32; 3]],
-    facings: &[Vec3],
-    (min_cos, min_sin): (f32, f32),
-    point: &impl Fn(u32) -> Vec3,
+/// The walkable triangles, what `merge` reads to join pairs of them.
+struct Pairs<'a> {
+    vertices: &'a [[f32; 3]],
+    triangles: &'a [[u32; 3]],
+    across: &'a [[u32; 3]],
+    facings: &'a [Vec3],
     origin: DVec3,
-) -> Option<([u32; MAX_CORNERS], [u32; MAX_CORNERS])> {
-    let (fa, fb) = (facings[a], facings[b]);
-    let cos = fa.dot(fb);
-    if cos <= 0.0 || cos * cos < min_cos * min_cos * fa.length_squared() * fb.length_squared() {
-        return None;
+    /// The cosine of `MAX_BEND_DEG` and the sine of `MIN_TURN_DEG`.
+    min_cos: f32,
+    min_sin: f32,
+}
+
+impl Pairs<'_> {
+    fn point(&self, i: u32) -> Vec3 {
+        Vec3::from_array(self.vertices[i as usize])
     }
-    let (ta, tb) = (triangles[a], triangles[b]);
-    let (from, to) = (ta[k], ta[(k + 1) % 3]);
-    let m = (0..3).find(|&m| tb[m] == to && tb[(m + 1) % 3] == from)?;
-    // From the shared edge's far end round `a` to its near end, then on
-    // round `b`: `to`, `a`'s third corner, `from`, `b`'s third corner.
-    let corners = [to, ta[(k + 2) % 3], from, tb[(m + 2) % 3]];
-    let links = [across[a][(k + 1) % 3], across[a][(k + 2) % 3], across[b][(m + 1) % 3], across[b][(m + 2) % 3]];
-    let up = (origin.as_vec3() + point(to)).normalize();
-    let convex = (0..4).all(|i| {
-        let [p, q, r] = [i + 3, i, i + 1].map(|j| point(corners[j % 4]));
-        let (u, v) = (q - p, r - q);
-        let turn = u.cross(v).dot(up);
-        turn > 0.0 && turn * turn > min_sin * min_sin * u.length_squared() * v.length_squared()
-    });
-    convex.then_some((corners, links))
+
+    /// Triangle `a` and the next one, where they share an edge, as one quad
+    /// (its corners and the triangle across each edge), if they face within
+    /// `MAX_BEND_DEG` of each other and the quad is convex seen from the up
+    /// at its first corner, each corner turning left by at least
+    /// `MIN_TURN_DEG`.
+    fn quad(&self, a: usize) -> Option<([u32; MAX_CORNERS], [u32; MAX_CORNERS])> {
+        let b = a + 1;
+        // Only a triangle that exists is ever across an edge.
+        let k = (0..3).find(|&k| self.across[a][k] == b as u32)?;
+        let (fa, fb) = (self.facings[a], self.facings[b]);
+        let cos = fa.dot(fb);
+        if cos <= 0.0 || cos * cos < self.min_cos * self.min_cos * fa.length_squared() * fb.length_squared() {
+            return None;
+        }
+        let (ta, tb) = (self.triangles[a], self.triangles[b]);
+        let (from, to) = (ta[k], ta[(k + 1) % 3]);
+        let m = (0..3).find(|&m| tb[m] == to && tb[(m + 1) % 3] == from)?;
+        // From the shared edge's far end round `a` to its near end, then on
+        // round `b`: `to`, `a`'s third corner, `from`, `b`'s third corner.
+        let corners = [to, ta[(k + 2) % 3], from, tb[(m + 2) % 3]];
+        let (across_a, across_b) = (self.across[a], self.across[b]);
+        let links = [across_a[(k + 1) % 3], across_a[(k + 2) % 3], across_b[(m + 1) % 3], across_b[(m + 2) % 3]];
+        let up = (self.origin.as_vec3() + self.point(to)).normalize();
+        let min_sin2 = self.min_sin * self.min_sin;
+        let convex = (0..4).all(|i| {
+            let [p, q, r] = [i + 3, i, i + 1].map(|j| self.point(corners[j % 4]));
+            let (u, v) = (q - p, r - q);
+            let turn = u.cross(v).dot(up);
+            turn > 0.0 && turn * turn > min_sin2 * u.length_squared() * v.length_squared()
+        });
+        convex.then_some((corners, links))
+    }
 }
 
 /// What a headroom ray can meet first: the terrain triangles of the collider

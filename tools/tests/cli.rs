@@ -298,6 +298,12 @@ fn stream_arguments_are_checked() {
     assert!(text(&out.stderr).contains("keyframes: must hold at least one keyframe"), "{}", text(&out.stderr));
 }
 
+/// `planet path` across the home planet's southern continent, quiet, with `more` arguments.
+fn continent_path(more: &[&str]) -> std::process::Output {
+    let args = ["path", "--planet", "1", "--from", "-15,0", "--to", "-20,10", "--quiet"];
+    planet(&[&args[..], more].concat())
+}
+
 #[test]
 fn path_finds_a_way_over_land_the_same_on_any_thread_count() {
     let dir = std::env::temp_dir().join(format!("planet-cli-test-{}", std::process::id()));
@@ -305,20 +311,7 @@ fn path_finds_a_way_over_land_the_same_on_any_thread_count() {
     let mut paths = Vec::new();
     for threads in ["1", "2"] {
         let file = dir.join(format!("path-{threads}.json"));
-        let out = planet(&[
-            "path",
-            "--planet",
-            "1",
-            "--from",
-            "-15,0",
-            "--to",
-            "-20,10",
-            "--threads",
-            threads,
-            "--quiet",
-            "--out",
-            file.to_str().unwrap(),
-        ]);
+        let out = continent_path(&["--threads", threads, "--out", file.to_str().unwrap()]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
         assert!(stdout.contains("searched ") && stdout.contains(" regions at LOD "), "{stdout}");
@@ -344,18 +337,7 @@ fn path_to_an_island_is_none_and_bad_points_are_errors() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
     assert!(text(&out.stderr).starts_with("no path: no walkable way from -15,0 to 5.6,-67.5"), "{}", text(&out.stderr));
     // A path that cannot be written: exit 1, naming the file.
-    let out = planet(&[
-        "path",
-        "--planet",
-        "1",
-        "--from",
-        "-15,0",
-        "--to",
-        "-20,10",
-        "--quiet",
-        "--out",
-        "/nonexistent/path.json",
-    ]);
+    let out = continent_path(&["--out", "/nonexistent/path.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).starts_with("error: cannot write /nonexistent/path.json: "), "{}", text(&out.stderr));
     for (args, message) in [

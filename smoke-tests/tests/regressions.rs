@@ -1,8 +1,8 @@
 //! The smoke test catches what it is for: planted regressions. A tiny
 //! scenario is blessed into a scratch baseline folder, then run again
-//! unchanged (its pictures must match), with a recipe change that moves the terrain (the
-//! screenshots must fail), and with an artificially slowed stage (the
-//! timings must fail).
+//! unchanged (its pictures must match), with a recipe change that moves the
+//! terrain (the screenshots must fail), and with an artificially slowed
+//! stage (the timings must fail).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

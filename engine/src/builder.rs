@@ -1,35 +1,21 @@
-//! Building a region: the stages a streamed region goes through (generate ->
-//! polygonize -> spherify -> collider -> navmesh; scatter joins later), run
-//! as one job that checks its cancellation token between stages. A region is
-//! ready (and so shown) only with its collider: the player never stands on
-//! ground that cannot hold it, and regions near the player, built first,
-//! get their colliders first.
+//! Building a region: the pipeline's region stages (`planet::pipeline`:
+//! columns, voxels, polygonize, spherify, collider, navmesh; scatter joins
+//! later) run as one job through the pipeline's runner, which checks the
+//! job's cancellation token between stages. A region is ready (and so
+//! shown) only with its collider: the player never stands on ground that
+//! cannot hold it, and regions near the player, built first, get their
+//! colliders first.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 use jobs::CancelToken;
 use parking_lot::Mutex;
-use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
-use planet::physics::{Collider, NavMesh, NavSettings, collider, navmesh};
-use planet::terrain::Terrain;
+use planet::mesh::{MeshWorkspace, SphereMesh};
+use planet::physics::{Collider, NavMesh};
+use planet::pipeline::{MAX_STAGES, Pipeline, RegionInput, Stage, StageTimes, stages};
+use planet::terrain::{Terrain, VoxelGrid};
 use planet::{RegionKey, Signature};
-
-/// How long each stage of a region took.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct StageTimes {
-    /// Both terrain passes.
-    pub generate: Duration,
-    /// Polygonizers.
-    pub polygonize: Duration,
-    /// Spherify.
-    pub spherify: Duration,
-    /// The collider (a `TriMesh` and its BVH).
-    pub collider: Duration,
-    /// The navmesh.
-    pub navmesh: Duration,
-}
 
 /// A region ready to show.
 #[derive(Clone, Debug)]
@@ -44,7 +30,7 @@ pub struct BuiltRegion {
     pub collider: Option<Collider>,
     /// Its navigation polygons (`None` only from test doubles).
     pub navmesh: Option<NavMesh>,
-    /// Stage times.
+    /// Stage times, by position in the standard pipeline.
     pub times: StageTimes,
 }
 
@@ -67,26 +53,27 @@ pub trait RegionBuilder: Send + Sync + 'static {
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion>;
 }
 
-/// How many times each stage has finished, across all jobs.
+/// How many times each stage has finished, across all jobs, by position in the pipeline.
 #[derive(Debug, Default)]
-pub struct StageCounters {
-    /// Generate stages finished.
-    pub generate: AtomicU64,
-    /// Polygonize stages finished.
-    pub polygonize: AtomicU64,
-    /// Spherify stages finished.
-    pub spherify: AtomicU64,
-    /// Collider stages finished.
-    pub collider: AtomicU64,
-    /// Navmesh stages finished.
-    pub navmesh: AtomicU64,
-}
+pub struct StageCounters([AtomicU64; MAX_STAGES]);
 
 impl StageCounters {
-    /// (generate, polygonize, spherify) so far.
+    /// How many times `stage` has finished.
     #[must_use]
-    pub fn snapshot(&self) -> [u64; 3] {
-        [&self.generate, &self.polygonize, &self.spherify].map(|c| c.load(Ordering::Relaxed))
+    pub fn of(&self, stage: Stage) -> u64 {
+        Pipeline::standard().index(stage).map_or(0, |i| self.0[i].load(Ordering::Relaxed))
+    }
+
+    /// Regions built to the end of the pipeline so far.
+    #[must_use]
+    pub fn regions(&self) -> u64 {
+        Pipeline::standard().stages().last().map_or(0, |&s| self.of(s))
+    }
+
+    /// Every stage's count, by position in the pipeline.
+    #[must_use]
+    pub fn snapshot(&self) -> [u64; MAX_STAGES] {
+        std::array::from_fn(|i| self.0[i].load(Ordering::Relaxed))
     }
 }
 
@@ -94,7 +81,6 @@ impl StageCounters {
 #[derive(Debug)]
 pub struct PlanetBuilder {
     terrain: Arc<Terrain>,
-    nav: NavSettings,
     /// Scratch memory, reused across jobs (a job takes one, or makes one).
     workspaces: Mutex<Vec<MeshWorkspace>>,
     /// Stage completions.
@@ -105,8 +91,7 @@ impl PlanetBuilder {
     /// A builder for the planet of `terrain`.
     #[must_use]
     pub fn new(terrain: Arc<Terrain>) -> Self {
-        let nav = NavSettings::for_recipe(&terrain.recipe);
-        Self { terrain, nav, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default() }
+        Self { terrain, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default() }
     }
 
     /// The planet's terrain.
@@ -118,54 +103,30 @@ impl PlanetBuilder {
 
 impl RegionBuilder for PlanetBuilder {
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
-        let t = &self.terrain;
-        let start = Instant::now();
-        let columns = t.columns(key);
-        if cancel.is_cancelled() {
-            return None;
+        let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
+        let input = RegionInput { workspace: Some(&workspace), ..RegionInput::of_terrain(&self.terrain, key) };
+        let pipeline = Pipeline::standard();
+        let mut times = StageTimes::default();
+        let mut chain = Default::default();
+        let stages = pipeline.region_stages().map(|(i, _)| i);
+        let run = pipeline.run(&input, &mut chain, stages, &|| cancel.is_cancelled(), |i, t| {
+            times.0[i] = t;
+            self.counters.0[i].fetch_add(1, Ordering::Relaxed);
+        });
+        self.workspaces.lock().push(workspace.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
+        // The terrain is validated and the key comes from its own grid: the
+        // region stages cannot refuse it.
+        match run {
+            Ok(planet::pipeline::Run::Finished) => {}
+            Ok(planet::pipeline::Run::Cancelled) | Err(_) => return None,
         }
-        let voxels = t.voxels(&columns);
-        let generated = Instant::now();
-        self.counters.generate.fetch_add(1, Ordering::Relaxed);
-        if cancel.is_cancelled() {
-            return None;
-        }
-        let mut ws = self.workspaces.lock().pop().unwrap_or_default();
-        let cube = polygonize(t, &columns, &voxels, &mut ws);
-        self.workspaces.lock().push(ws);
-        let polygonized = Instant::now();
-        self.counters.polygonize.fetch_add(1, Ordering::Relaxed);
-        if cancel.is_cancelled() {
-            return None;
-        }
-        let mesh = spherify(&t.grid, &cube);
-        let spherified = Instant::now();
-        self.counters.spherify.fetch_add(1, Ordering::Relaxed);
-        if cancel.is_cancelled() {
-            return None;
-        }
-        let collider = collider(&mesh);
-        let collided = Instant::now();
-        self.counters.collider.fetch_add(1, Ordering::Relaxed);
-        if cancel.is_cancelled() {
-            return None;
-        }
-        let navmesh = navmesh(&mesh, &collider, &self.nav);
-        let done = Instant::now();
-        self.counters.navmesh.fetch_add(1, Ordering::Relaxed);
         Some(BuiltRegion {
             key,
-            mesh,
-            voxels: voxels.signature(),
-            collider: Some(collider),
-            navmesh: Some(navmesh),
-            times: StageTimes {
-                generate: generated - start,
-                polygonize: polygonized - generated,
-                spherify: spherified - polygonized,
-                collider: collided - spherified,
-                navmesh: done - collided,
-            },
+            voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
+            mesh: chain.take_value(&stages::SPHERE_MESH)?,
+            collider: Some(chain.take_value(&stages::COLLIDER)?),
+            navmesh: Some(chain.take_value(&stages::NAVMESH)?),
+            times,
         })
     }
 }

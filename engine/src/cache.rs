@@ -1,5 +1,5 @@
-//! The region cache: finished regions under (planet signature, region key),
-//! within a memory budget, least recently used out first. Coming back to a
+//! The region cache: finished regions under their [`RegionId`] (planet
+//! signature, region key, edit stamp), within a memory budget, least recently used out first. Coming back to a
 //! place does not regenerate it; regions a caller pins (visible or wanted)
 //! are never evicted.
 
@@ -10,8 +10,25 @@ use planet::{RegionKey, Signature};
 
 use crate::builder::BuiltRegion;
 
-/// A region of some planet.
-pub type RegionId = (Signature, RegionKey);
+/// A region as built: of which world, where, and after which edits. Two
+/// builds with the same id are the same bytes (DESIGN.md invariant 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegionId {
+    /// The planet's signature.
+    pub signature: Signature,
+    /// The region.
+    pub key: RegionKey,
+    /// How many edits touching the region it includes: 0 until edits exist.
+    pub stamp: u32,
+}
+
+impl RegionId {
+    /// The unedited region `key` of the planet named `signature`.
+    #[must_use]
+    pub fn new(signature: Signature, key: RegionKey) -> Self {
+        Self { signature, key, stamp: 0 }
+    }
+}
 
 /// The cache.
 #[derive(Debug)]
@@ -130,7 +147,7 @@ mod tests {
     fn evicts_least_recently_used_unpinned() {
         let one = region(0).bytes();
         let mut cache = RegionCache::new(one * 2);
-        let id = |z| (Signature(1), RegionKey { face: 0, lod: 0, x: 0, y: 0, z });
+        let id = |z| RegionId::new(Signature(1), RegionKey { face: 0, lod: 0, x: 0, y: 0, z });
         cache.insert(id(0), region(0));
         cache.insert(id(1), region(1));
         cache.insert(id(2), region(2));
@@ -140,7 +157,8 @@ mod tests {
         assert!(cache.contains(&id(0)) && cache.contains(&id(1)));
         assert_eq!(cache.bytes(), 2 * one);
         // Other planets' regions are separate entries.
-        cache.insert((Signature(2), id(0).1), region(0));
+        cache.insert(RegionId::new(Signature(2), id(0).key), region(0));
+        assert!(!cache.contains(&RegionId { stamp: 1, ..id(0) }), "an edited region is another entry");
         assert_eq!(cache.len(), 3);
     }
 }

@@ -36,7 +36,7 @@ mod streamer;
 pub mod view;
 mod world;
 
-pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters, StageTimes};
+pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters};
 pub use cache::{RegionCache, RegionId};
 pub use camera::Camera;
 pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};

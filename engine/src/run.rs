@@ -3,6 +3,7 @@
 //! a player's machine would give them, with statistics per second of the path
 //! and a summary. `planet stream` and the smoke tests drive it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -51,16 +52,8 @@ impl Default for RunOptions {
     }
 }
 
-/// Jobs finished per second, per stage.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct StageRates {
-    /// Generate stages.
-    pub generate: f64,
-    /// Polygonize stages.
-    pub polygonize: f64,
-    /// Spherify stages.
-    pub spherify: f64,
-}
+/// Stages finished per second, by stage name (`columns`, `voxels`, ...).
+pub type StageRates = BTreeMap<String, f64>;
 
 /// One second of the run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -258,7 +251,12 @@ pub fn run_path(
             let stages = builder.counters.snapshot();
             let dt = second.frames as f64 / options.fps;
             let before = std::mem::replace(&mut stages_before, stages);
-            let rate = |i: usize| (stages[i] - before[i]) as f64 / dt;
+            let rates: StageRates = planet::pipeline::Pipeline::standard()
+                .stages()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.name.to_owned(), (stages[i] - before[i]) as f64 / dt))
+                .collect();
             let rss = resident_mib();
             peak_rss = peak_rss.max(rss);
             seconds.push(second.finish(
@@ -266,7 +264,7 @@ pub fn run_path(
                 &report,
                 jobs.queued(),
                 jobs.pending().saturating_sub(jobs.queued()),
-                StageRates { generate: rate(0), polygonize: rate(1), spherify: rate(2) },
+                rates,
                 rss,
             ));
         }
@@ -307,7 +305,7 @@ pub fn run_path(
         apply_ms_p50: percentile(&mut all_apply, 0.50),
         apply_ms_p99: percentile(&mut all_apply, 0.99),
         update_ms_p99: percentile(&mut all_update, 0.99),
-        regions_built: builder.counters.snapshot()[2],
+        regions_built: builder.counters.regions(),
         jobs_cancelled: region_stats.cancelled,
         job_ms_p50: region_stats.p50.as_secs_f64() * 1e3,
         job_ms_p99: region_stats.p99.as_secs_f64() * 1e3,

@@ -123,6 +123,11 @@ impl<B: RegionBuilder> Streamer<B> {
         self.signature
     }
 
+    /// The id region `key` is built and cached under (stamp 0: no edits yet).
+    fn id(&self, key: RegionKey) -> RegionId {
+        RegionId::new(self.signature, key)
+    }
+
     /// The planet's terrain.
     #[must_use]
     pub fn terrain(&self) -> &Arc<Terrain> {
@@ -156,7 +161,7 @@ impl<B: RegionBuilder> Streamer<B> {
     /// A ready region, from the cache.
     #[must_use]
     pub fn region(&self, key: RegionKey) -> Option<Arc<BuiltRegion>> {
-        self.cache.lock().get(&(self.signature, key))
+        self.cache.lock().get(&self.id(key))
     }
 
     /// The built regions of the shown columns (what the renderer draws and
@@ -170,7 +175,7 @@ impl<B: RegionBuilder> Streamer<B> {
     #[must_use]
     pub fn column_ready(&self, column: ColumnKey) -> bool {
         let cache = self.cache.lock();
-        column.regions(self.tree.grid()).iter().all(|&k| cache.contains(&(self.signature, k)))
+        column.regions(self.tree.grid()).iter().all(|&k| cache.contains(&self.id(k)))
     }
 
     /// Whether every wanted region is ready and nothing is being built.
@@ -198,10 +203,10 @@ impl<B: RegionBuilder> Streamer<B> {
         // Forget requests that have finished (or failed).
         let signature = self.signature;
         let finished: Vec<RegionKey> =
-            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&(signature, k))).collect();
+            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&RegionId::new(signature, k))).collect();
         for k in finished {
             self.requested.remove(&k);
-            if !self.cache.lock().contains(&(signature, k)) {
+            if !self.cache.lock().contains(&RegionId::new(signature, k)) {
                 self.failed.insert(k);
             }
         }
@@ -224,7 +229,7 @@ impl<B: RegionBuilder> Streamer<B> {
             wanted_regions.extend(regions.iter().copied());
             let missing: Vec<RegionKey> = {
                 let cache = self.cache.lock();
-                regions.iter().copied().filter(|&k| !cache.contains(&(signature, k))).collect()
+                regions.iter().copied().filter(|&k| !cache.contains(&RegionId::new(signature, k))).collect()
             };
             if i < self.wanted.len() {
                 report.wanted += regions.len();
@@ -239,10 +244,10 @@ impl<B: RegionBuilder> Streamer<B> {
                     continue;
                 }
                 if self.requested.contains(&key) {
-                    self.jobs.reprioritize(&(signature, key), priority);
+                    self.jobs.reprioritize(&RegionId::new(signature, key), priority);
                 } else {
                     let builder = Arc::clone(&self.builder);
-                    self.jobs.submit((signature, key), "region", priority, move |cancel| {
+                    self.jobs.submit(RegionId::new(signature, key), "region", priority, move |cancel| {
                         builder.build(key, cancel).map(Arc::new)
                     });
                     self.requested.insert(key);
@@ -253,7 +258,7 @@ impl<B: RegionBuilder> Streamer<B> {
         // Cancel what the camera has left behind.
         let stale: Vec<RegionKey> = self.requested.iter().copied().filter(|k| !wanted_regions.contains(k)).collect();
         for key in stale {
-            self.jobs.cancel(&(signature, key));
+            self.jobs.cancel(&RegionId::new(signature, key));
             self.requested.remove(&key);
             report.cancelled += 1;
         }
@@ -266,9 +271,9 @@ impl<B: RegionBuilder> Streamer<B> {
         in_use.extend(wanted_regions);
         let mut cache = self.cache.lock();
         for left in self.in_use.difference(&in_use) {
-            cache.touch(&(signature, *left));
+            cache.touch(&RegionId::new(signature, *left));
         }
-        cache.evict(|(s, k)| *s == signature && in_use.contains(k));
+        cache.evict(|id| id.signature == signature && in_use.contains(&id.key));
         self.in_use = in_use;
         report
     }
@@ -297,7 +302,7 @@ impl<B: RegionBuilder> Streamer<B> {
         let mut out = Vec::new();
         let cache = self.cache.lock();
         let grid = self.tree.grid();
-        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| cache.contains(&(self.signature, k)));
+        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| cache.contains(&self.id(k)));
         for root in self.tree.roots() {
             self.cover_column(root, &ready, &mut out);
         }
@@ -351,7 +356,7 @@ impl<B: RegionBuilder> Drop for Streamer<B> {
     /// its queued work; what finishes anyway still lands in the shared cache.
     fn drop(&mut self) {
         for key in &self.requested {
-            self.jobs.cancel(&(self.signature, *key));
+            self.jobs.cancel(&self.id(*key));
         }
     }
 }

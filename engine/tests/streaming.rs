@@ -40,7 +40,7 @@ impl RegionBuilder for FakeBuilder {
             voxels: Signature::of("fake region", &key),
             collider: None,
             navmesh: None,
-            times: engine::StageTimes::default(),
+            times: planet::pipeline::StageTimes::default(),
         })
     }
 }

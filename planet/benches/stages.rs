@@ -1,9 +1,9 @@
-//! A region's stages side by side, in one run: generate (both terrain
-//! passes), polygonize, spherify, and the physics stages built on them, the
-//! collider (its triangles and linear BVH) and the navmesh (walkable
-//! triangles, headroom rays, neighbours, quads joined), µs per region.
-//! Target: the collider and the navmesh each under the same region's
-//! generate time.
+//! A region's stages side by side, in one run: every region stage of the
+//! pipeline's table (the 2D and 3D terrain passes, polygonize, spherify, and
+//! the physics stages built on them, the collider and the navmesh), each run
+//! through its row on the dumped-style chain of the stages before it, µs per
+//! region. Target: the collider and the navmesh each under the same region's
+//! generate time (columns + voxels).
 //!
 //! `cargo bench -p planet --bench stages` ends with a summary of medians.
 
@@ -11,11 +11,13 @@ mod common;
 
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use criterion::Criterion;
-use planet::mesh::{MeshWorkspace, SphereMesh, polygonize, spherify};
-use planet::physics::{NavSettings, collider, navmesh};
+use planet::mesh::MeshWorkspace;
+use planet::physics::{Collider, NavMesh};
+use planet::pipeline::{Chain, Pipeline, RegionInput, stages};
 use planet::terrain::{Terrain, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey};
 
@@ -39,59 +41,51 @@ fn regions() -> Vec<(String, Terrain, RegionKey)> {
         .collect()
 }
 
-fn mesh_of(t: &Terrain, key: RegionKey, ws: &mut MeshWorkspace) -> SphereMesh {
-    let columns = t.columns(key);
-    let voxels = t.voxels(&columns);
-    spherify(&t.grid, &polygonize(t, &columns, &voxels, ws))
+/// Every region stage of `key`, in table order: what each stage reads.
+fn full_chain(input: &RegionInput<'_>) -> Chain {
+    let pipeline = Pipeline::standard();
+    let mut chain = Chain::default();
+    let all = pipeline.region_stages().map(|(i, _)| i);
+    pipeline.run(input, &mut chain, all, &|| false, |_, _| {}).expect("a region of the planet's own grid");
+    chain
 }
 
 fn bench(c: &mut Criterion) {
-    let mut ws = MeshWorkspace::default();
-    // One group per region, every stage back to back.
+    let workspace = Mutex::new(MeshWorkspace::default());
+    // One group per region, every stage back to back, each on the outputs of the ones before it.
     for (name, t, key) in &regions() {
-        let key = *key;
-        let settings = NavSettings::for_recipe(&t.recipe);
+        let input = RegionInput { workspace: Some(&workspace), ..RegionInput::of_terrain(t, *key) };
+        let chain = full_chain(&input);
         let mut g = c.benchmark_group(name.as_str());
-        g.bench_function("generate", |b| b.iter(|| t.voxels(&t.columns(black_box(key)))));
-        let columns = t.columns(key);
-        let voxels = t.voxels(&columns);
-        g.bench_function("polygonize", |b| b.iter(|| polygonize(t, &columns, black_box(&voxels), &mut ws)));
-        let cube = polygonize(t, &columns, &voxels, &mut ws);
-        g.bench_function("spherify", |b| b.iter(|| spherify(&t.grid, black_box(&cube))));
-        let mesh = spherify(&t.grid, &cube);
-        g.bench_function("collider", |b| b.iter(|| collider(black_box(&mesh))));
-        let col = collider(&mesh);
-        g.bench_function("navmesh", |b| b.iter(|| navmesh(black_box(&mesh), &col, &settings)));
+        for (_, stage) in Pipeline::standard().region_stages() {
+            g.bench_function(stage.name, |b| b.iter(|| stage.run(black_box(&input), &chain)));
+        }
         g.finish();
     }
 }
 
 fn summary(dir: &Path) {
-    let mut ws = MeshWorkspace::default();
-    println!("\nstages summary (medians, µs per region)");
-    println!(
-        "  {:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "region", "generate", "polygonize", "spherify", "collider", "navmesh", "triangles", "walkable", "polygons"
-    );
+    let pipeline = Pipeline::standard();
+    let names: Vec<&str> = pipeline.region_stages().map(|(_, s)| s.name).collect();
+    println!("\nstages summary (medians, µs per region; generate = columns + voxels)");
+    let header: String = names.iter().map(|n| format!(" {n:>11}")).collect();
+    println!("  {:<22}{header} {:>9} {:>9} {:>9} {:>9}", "region", "generate", "triangles", "walkable", "polygons");
     let mut met = true;
     for (name, t, key) in regions() {
-        let mesh = mesh_of(&t, key, &mut ws);
-        let col = collider(&mesh);
-        let nav = navmesh(&mesh, &col, &NavSettings::for_recipe(&t.recipe));
+        let chain = full_chain(&RegionInput::of_terrain(&t, key));
+        let col: &Collider = chain.value(&stages::COLLIDER).expect("the chain holds every stage");
+        let nav: &NavMesh = chain.value(&stages::NAVMESH).expect("the chain holds every stage");
         let walkable: usize = nav.polygons.iter().map(|p| p.count as usize - 2).sum();
-        let [generate, polygonize, spherify, collider, navmesh] =
-            ["generate", "polygonize", "spherify", "collider", "navmesh"].map(|id| common::median_us(dir, &name, id));
+        let median = |id: &str| common::median_us(dir, &name, id);
+        let generate = median("columns").zip(median("voxels")).map(|(c, v)| c + v);
         if let Some(g) = generate {
-            met &= collider.is_some_and(|c| c < g) && navmesh.is_some_and(|n| n < g);
+            met &= median("collider").is_some_and(|c| c < g) && median("navmesh").is_some_and(|n| n < g);
         }
         let fmt = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}"));
+        let row: String = names.iter().map(|n| format!(" {:>11}", fmt(median(n)))).collect();
         println!(
-            "  {name:<22} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9} {walkable:>9} {:>9}",
+            "  {name:<22}{row} {:>9} {:>9} {walkable:>9} {:>9}",
             fmt(generate),
-            fmt(polygonize),
-            fmt(spherify),
-            fmt(collider),
-            fmt(navmesh),
             col.triangle_count(),
             nav.polygons.len(),
         );

@@ -30,6 +30,7 @@ pub mod hash;
 pub mod mesh;
 pub mod noise;
 pub mod physics;
+pub mod pipeline;
 mod plan;
 pub mod proxy;
 pub mod recipe;

@@ -22,11 +22,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::physics;
-use super::{DUMP_FORMAT, DumpError, Stage, StageOutput, hash_hex};
-use crate::geometry::WINDOW;
-use crate::mesh::{CubeMesh, CubePart, CubeVertex, Indices, MeshPart, SphereMesh, Vertex};
-use crate::terrain::{Column, ColumnField, Voxel, VoxelGrid};
+use super::{DUMP_FORMAT, DumpError, hash_hex};
+use crate::RegionKey;
+use crate::mesh::{CubeVertex, Indices, Vertex};
+use crate::terrain::{Column, Voxel};
 
 /// The first 8 bytes of every binary stage file.
 pub const MAGIC: &[u8; 8] = b"PLANETSD";
@@ -37,8 +36,8 @@ pub const MAGIC: &[u8; 8] = b"PLANETSD";
 pub struct Header {
     /// `DUMP_FORMAT`.
     pub format: u32,
-    /// Which stage's output the file holds.
-    pub stage: Stage,
+    /// Which stage's output the file holds (its name).
+    pub stage: String,
     /// `GENERATOR_VERSION` of the generator that made it.
     pub generator_version: u32,
     /// The region, `F/L/X/Y/Z`.
@@ -220,17 +219,55 @@ pub fn layout(fields: &[Field]) -> String {
     fields.iter().map(|f| format!("{}:{}", f.name, f.kind.name())).collect::<Vec<_>>().join(" ")
 }
 
-/// One section in memory.
-#[derive(Debug)]
-pub(crate) struct Section {
+/// One section of a binary stage file, in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Its name (`voxels`, `terrain.vertices`, ...).
     pub name: String,
+    /// The layout of its elements.
     pub fields: &'static [Field],
+    /// Its elements, back to back.
     pub bytes: Vec<u8>,
 }
 
 impl Section {
+    /// A section of `bytes` laid out as `fields`.
+    #[must_use]
+    pub fn new(name: &str, fields: &'static [Field], bytes: Vec<u8>) -> Self {
+        Self { name: name.to_owned(), fields, bytes }
+    }
+
+    /// How many elements it holds.
+    #[must_use]
     pub fn count(&self) -> usize {
         self.bytes.len() / element_bytes(self.fields)
+    }
+
+    /// An error unless it holds exactly `want` elements.
+    pub fn expect_count(&self, want: usize) -> Result<(), DumpError> {
+        if self.count() == want {
+            Ok(())
+        } else {
+            Err(err(format!("{}: {} elements, must be {want}", self.name, self.count())))
+        }
+    }
+}
+
+/// `what = m: must be in 0..materials (the plan's materials)`.
+pub(crate) fn bad_material(what: &str, m: u8, materials: usize) -> String {
+    format!("{what} = {m}: must be in 0..{materials} (the plan's materials)")
+}
+
+/// An error unless `indices` are whole triangles of a part's `vertices`.
+pub(crate) fn check_indices(part: &str, name: &str, indices: &[u32], vertices: usize) -> Result<(), DumpError> {
+    if !indices.len().is_multiple_of(3) {
+        return Err(err(format!("{part}.{name}: {} indices, must be a multiple of 3", indices.len())));
+    }
+    match indices.iter().position(|&i| i as usize >= vertices) {
+        Some(p) => {
+            Err(err(format!("{part}.{name}[{p}] = {}: must be in 0..{vertices} (the part's vertex count)", indices[p])))
+        }
+        None => Ok(()),
     }
 }
 
@@ -300,7 +337,7 @@ impl Reader<'_> {
     }
 }
 
-fn column_bytes(columns: &[Column]) -> Vec<u8> {
+pub(crate) fn column_bytes(columns: &[Column]) -> Vec<u8> {
     let mut w = Writer::default();
     for c in columns {
         for v in c.direction.to_array() {
@@ -319,7 +356,7 @@ fn column_bytes(columns: &[Column]) -> Vec<u8> {
     w.0
 }
 
-fn read_columns(bytes: &[u8]) -> Vec<Column> {
+pub(crate) fn read_columns(bytes: &[u8]) -> Vec<Column> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / element_bytes(COLUMN))
         .map(|_| Column {
@@ -340,14 +377,14 @@ fn read_columns(bytes: &[u8]) -> Vec<Column> {
         .collect()
 }
 
-fn read_voxels(bytes: &[u8]) -> Vec<Voxel> {
+pub(crate) fn read_voxels(bytes: &[u8]) -> Vec<Voxel> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / element_bytes(VOXEL))
         .map(|_| Voxel { density: r.i16(), materials: [r.u8(), r.u8()], blend: r.u16() })
         .collect()
 }
 
-fn cube_vertex_bytes(vertices: &[CubeVertex]) -> Vec<u8> {
+pub(crate) fn cube_vertex_bytes(vertices: &[CubeVertex]) -> Vec<u8> {
     let mut w = Writer::default();
     for v in vertices {
         w.u8(v.face);
@@ -370,7 +407,7 @@ fn cube_vertex_bytes(vertices: &[CubeVertex]) -> Vec<u8> {
     w.0
 }
 
-fn read_cube_vertices(bytes: &[u8]) -> Vec<CubeVertex> {
+pub(crate) fn read_cube_vertices(bytes: &[u8]) -> Vec<CubeVertex> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / element_bytes(CUBE_VERTEX))
         .map(|_| CubeVertex {
@@ -387,7 +424,7 @@ fn read_cube_vertices(bytes: &[u8]) -> Vec<CubeVertex> {
         .collect()
 }
 
-fn vertex_bytes(vertices: &[Vertex]) -> Vec<u8> {
+pub(crate) fn vertex_bytes(vertices: &[Vertex]) -> Vec<u8> {
     let mut w = Writer::default();
     for v in vertices {
         for x in v.position {
@@ -403,7 +440,7 @@ fn vertex_bytes(vertices: &[Vertex]) -> Vec<u8> {
     w.0
 }
 
-fn read_vertices(bytes: &[u8]) -> Vec<Vertex> {
+pub(crate) fn read_vertices(bytes: &[u8]) -> Vec<Vertex> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / element_bytes(VERTEX))
         .map(|_| Vertex {
@@ -416,7 +453,7 @@ fn read_vertices(bytes: &[u8]) -> Vec<Vertex> {
         .collect()
 }
 
-pub(super) fn u32_bytes(values: &[u32]) -> Vec<u8> {
+pub(crate) fn u32_bytes(values: &[u32]) -> Vec<u8> {
     let mut w = Writer::default();
     for &v in values {
         w.u32(v);
@@ -424,12 +461,12 @@ pub(super) fn u32_bytes(values: &[u32]) -> Vec<u8> {
     w.0
 }
 
-pub(super) fn read_u32s(bytes: &[u8]) -> Vec<u32> {
+pub(crate) fn read_u32s(bytes: &[u8]) -> Vec<u32> {
     let mut r = Reader { bytes, at: 0 };
     (0..bytes.len() / 4).map(|_| r.u32()).collect()
 }
 
-pub(super) fn origin_bytes(origin: glam::DVec3) -> Vec<u8> {
+pub(crate) fn origin_bytes(origin: glam::DVec3) -> Vec<u8> {
     let mut w = Writer::default();
     for v in origin.to_array() {
         w.f64(v);
@@ -437,12 +474,12 @@ pub(super) fn origin_bytes(origin: glam::DVec3) -> Vec<u8> {
     w.0
 }
 
-pub(super) fn read_origin(bytes: &[u8]) -> glam::DVec3 {
+pub(crate) fn read_origin(bytes: &[u8]) -> glam::DVec3 {
     let mut r = Reader { bytes, at: 0 };
     glam::DVec3::new(r.f64(), r.f64(), r.f64())
 }
 
-fn indices_section(name: String, indices: &Indices) -> Section {
+pub(crate) fn indices_section(name: String, indices: &Indices) -> Section {
     match indices {
         Indices::U16(v) => {
             let mut w = Writer::default();
@@ -455,7 +492,7 @@ fn indices_section(name: String, indices: &Indices) -> Section {
     }
 }
 
-fn read_indices(section: &Section) -> Indices {
+pub(crate) fn read_indices(section: &Section) -> Indices {
     if section.fields == INDEX16 {
         let mut r = Reader { bytes: &section.bytes, at: 0 };
         Indices::U16((0..section.bytes.len() / 2).map(|_| r.u16()).collect())
@@ -464,81 +501,21 @@ fn read_indices(section: &Section) -> Indices {
     }
 }
 
-const PARTS: [&str; 3] = ["terrain", "blocks", "water"];
+/// The parts of a mesh, in file order.
+pub(crate) const PARTS: [&str; 3] = ["terrain", "blocks", "water"];
 
-/// The sections of a grid or mesh (none for plans).
-pub(crate) fn sections(out: &StageOutput) -> Vec<Section> {
-    let s = |name: &str, fields, bytes| Section { name: name.to_owned(), fields, bytes };
-    match out {
-        StageOutput::SystemPlan(_) | StageOutput::PlanetPlan(_) => Vec::new(),
-        StageOutput::Columns(c) => vec![s("columns", COLUMN, column_bytes(&c.columns))],
-        StageOutput::Voxels(v) => vec![s("voxels", VOXEL, VoxelGrid::to_bytes(v))],
-        StageOutput::CubeMesh(m) => {
-            let mut out = Vec::new();
-            for (name, part) in PARTS.into_iter().zip([&m.terrain, &m.blocks, &m.water]) {
-                out.push(s(&format!("{name}.vertices"), CUBE_VERTEX, cube_vertex_bytes(&part.vertices)));
-                out.push(s(&format!("{name}.triangles"), INDEX32, u32_bytes(&part.triangles)));
-                out.push(s(&format!("{name}.overlap"), INDEX32, u32_bytes(&part.overlap)));
-            }
-            out
-        }
-        StageOutput::SphereMesh(m) => {
-            let mut out = vec![s("origin", ORIGIN, origin_bytes(m.origin))];
-            for (name, part) in PARTS.into_iter().zip([&m.terrain, &m.blocks, &m.water]) {
-                out.push(s(&format!("{name}.vertices"), VERTEX, vertex_bytes(&part.vertices)));
-                out.push(indices_section(format!("{name}.indices"), &part.indices));
-                out.push(indices_section(format!("{name}.overlap"), &part.overlap));
-            }
-            out
-        }
-        StageOutput::Collider(c) => physics::collider_sections(c),
-        StageOutput::NavMesh(n) => physics::navmesh_sections(n),
-    }
-}
-
-/// The sections a stage's file must hold, in order, with the layouts each may have.
-fn expected_sections(stage: Stage) -> Vec<(String, &'static [&'static [Field]])> {
-    match stage {
-        Stage::SystemPlan | Stage::PlanetPlan => Vec::new(),
-        Stage::Columns => vec![("columns".into(), &[COLUMN])],
-        Stage::Voxels => vec![("voxels".into(), &[VOXEL])],
-        Stage::CubeMesh => PARTS
-            .iter()
-            .flat_map(|p| {
-                [
-                    (format!("{p}.vertices"), &[CUBE_VERTEX] as &[_]),
-                    (format!("{p}.triangles"), &[INDEX32]),
-                    (format!("{p}.overlap"), &[INDEX32]),
-                ]
-            })
-            .collect(),
-        Stage::SphereMesh => std::iter::once(("origin".to_owned(), &[ORIGIN] as &[_]))
-            .chain(PARTS.iter().flat_map(|p| {
-                [
-                    (format!("{p}.vertices"), &[VERTEX] as &[_]),
-                    (format!("{p}.indices"), &[INDEX16, INDEX32]),
-                    (format!("{p}.overlap"), &[INDEX16, INDEX32]),
-                ]
-            }))
-            .collect(),
-        Stage::Collider => physics::COLLIDER_SECTIONS.iter().map(|&(n, l)| (n.to_owned(), l)).collect(),
-        Stage::NavMesh => physics::NAVMESH_SECTIONS.iter().map(|&(n, l)| (n.to_owned(), l)).collect(),
-    }
-}
-
-/// A grid's or mesh's file: magic, header, payload.
+/// A binary stage file of stage `stage` (its name): magic, header, payload.
 #[must_use]
-pub fn encode_binary(out: &StageOutput, generator_version: u32) -> Vec<u8> {
-    let sections = sections(out);
+pub fn encode(stage: &str, key: Option<RegionKey>, sections: &[Section], generator_version: u32) -> Vec<u8> {
     let mut payload = Vec::with_capacity(sections.iter().map(|s| s.bytes.len()).sum());
-    for s in &sections {
+    for s in sections {
         payload.extend_from_slice(&s.bytes);
     }
     let header = Header {
         format: DUMP_FORMAT,
-        stage: out.stage(),
+        stage: stage.to_owned(),
         generator_version,
-        key: out.key().map(|k| k.to_string()).unwrap_or_default(),
+        key: key.map(|k| k.to_string()).unwrap_or_default(),
         sections: sections
             .iter()
             .map(|s| SectionHeader {
@@ -564,9 +541,12 @@ pub(super) fn err(message: impl Into<String>) -> DumpError {
     DumpError::new(message)
 }
 
-/// Reads a grid's or mesh's file, checking every length, the payload's hash
-/// and the sections against the stage's layouts.
-pub fn decode_binary(stage: Stage, bytes: &[u8]) -> Result<(Header, StageOutput), DumpError> {
+/// The sections a stage's file must hold, in order, with the layouts each may have.
+pub type Layout = [(String, &'static [&'static [Field]])];
+
+/// A binary stage file's header and its payload, checking the magic and
+/// the header's framing (not yet the payload).
+pub fn header(bytes: &[u8]) -> Result<(Header, &[u8]), DumpError> {
     if bytes.len() < 12 {
         return Err(err(format!(
             "truncated: {} bytes, but a stage file starts with 12 (the magic {:?} and a header length)",
@@ -590,13 +570,21 @@ pub fn decode_binary(stage: Stage, bytes: &[u8]) -> Result<(Header, StageOutput)
     }
     let header: Header = super::json_from(&rest[..header_len]).map_err(|e| err(format!("header: {e}")))?;
     let payload = &rest[header_len..];
+    Ok((header, payload))
+}
+
+/// Reads a binary file of stage `stage` (its name), checking every length,
+/// the payload's hash and the sections against `expected`; the header, the
+/// region key and the sections.
+pub fn decode(stage: &str, expected: &Layout, bytes: &[u8]) -> Result<(Header, RegionKey, Vec<Section>), DumpError> {
+    let (header, payload) = header(bytes)?;
     if header.format != DUMP_FORMAT {
         return Err(err(format!("header.format = {}: this build reads dump format {DUMP_FORMAT}", header.format)));
     }
-    if header.stage != stage {
+    if header.stage.as_str() != stage {
         return Err(err(format!("header.stage = {}: expected {stage} (the file holds another stage)", header.stage)));
     }
-    let key: crate::RegionKey = header.key.parse().map_err(|e| err(format!("header.key = {:?}: {e}", header.key)))?;
+    let key: RegionKey = header.key.parse().map_err(|e| err(format!("header.key = {:?}: {e}", header.key)))?;
     if payload.len() as u64 != header.payload_bytes {
         let what = if (payload.len() as u64) < header.payload_bytes { "truncated" } else { "too long" };
         return Err(err(format!(
@@ -612,7 +600,6 @@ pub fn decode_binary(stage: Stage, bytes: &[u8]) -> Result<(Header, StageOutput)
             header.payload_hash
         )));
     }
-    let expected = expected_sections(stage);
     if header.sections.len() != expected.len() {
         return Err(err(format!(
             "header.sections: {} sections, {stage} has {}: {}",
@@ -623,7 +610,7 @@ pub fn decode_binary(stage: Stage, bytes: &[u8]) -> Result<(Header, StageOutput)
     }
     let mut sections = Vec::with_capacity(expected.len());
     let mut at = 0usize;
-    for (i, (h, (name, layouts))) in header.sections.iter().zip(&expected).enumerate() {
+    for (i, (h, (name, layouts))) in header.sections.iter().zip(expected).enumerate() {
         if &h.name != name {
             return Err(err(format!("header.sections[{i}].name = {:?}: must be {name:?}", h.name)));
         }
@@ -649,79 +636,5 @@ pub fn decode_binary(stage: Stage, bytes: &[u8]) -> Result<(Header, StageOutput)
     if at != payload.len() {
         return Err(err(format!("header.payload_bytes = {}: the sections take {at} bytes", header.payload_bytes)));
     }
-    let out = build(stage, key, &sections)?;
-    Ok((header, out))
-}
-
-/// The stage output from checked sections, with the checks layouts cannot make.
-fn build(stage: Stage, key: crate::RegionKey, s: &[Section]) -> Result<StageOutput, DumpError> {
-    let exact = |section: &Section, want: usize| {
-        if section.count() == want {
-            Ok(())
-        } else {
-            Err(err(format!("{}: {} elements, must be {want}", section.name, section.count())))
-        }
-    };
-    let check_indices = |part: &str, name: &str, indices: &[u32], vertices: usize| {
-        if !indices.len().is_multiple_of(3) {
-            return Err(err(format!("{part}.{name}: {} indices, must be a multiple of 3", indices.len())));
-        }
-        match indices.iter().position(|&i| i as usize >= vertices) {
-            Some(p) => Err(err(format!(
-                "{part}.{name}[{p}] = {}: must be in 0..{vertices} (the part's vertex count)",
-                indices[p]
-            ))),
-            None => Ok(()),
-        }
-    };
-    Ok(match stage {
-        Stage::SystemPlan | Stage::PlanetPlan => unreachable!("plans are JSON"),
-        Stage::Columns => {
-            exact(&s[0], WINDOW * WINDOW)?;
-            StageOutput::Columns(ColumnField { key, columns: read_columns(&s[0].bytes) })
-        }
-        Stage::Voxels => {
-            exact(&s[0], WINDOW * WINDOW * WINDOW)?;
-            StageOutput::Voxels(VoxelGrid { key, voxels: read_voxels(&s[0].bytes) })
-        }
-        Stage::CubeMesh => {
-            let mut parts = Vec::with_capacity(3);
-            for (p, name) in PARTS.iter().enumerate() {
-                let vertices = read_cube_vertices(&s[3 * p].bytes);
-                if let Some(i) = vertices.iter().position(|v| v.face > 5) {
-                    return Err(err(format!("{name}.vertices[{i}].face = {}: must be in 0..=5", vertices[i].face)));
-                }
-                let triangles = read_u32s(&s[3 * p + 1].bytes);
-                let overlap = read_u32s(&s[3 * p + 2].bytes);
-                check_indices(name, "triangles", &triangles, vertices.len())?;
-                check_indices(name, "overlap", &overlap, vertices.len())?;
-                parts.push(CubePart { vertices, triangles, overlap });
-            }
-            let [terrain, blocks, water]: [CubePart; 3] = parts.try_into().expect("three parts");
-            StageOutput::CubeMesh(CubeMesh { key, terrain, blocks, water })
-        }
-        Stage::SphereMesh => {
-            exact(&s[0], 1)?;
-            let origin = read_origin(&s[0].bytes);
-            let mut parts = Vec::with_capacity(3);
-            for (p, name) in PARTS.iter().enumerate() {
-                let vertices = read_vertices(&s[1 + 3 * p].bytes);
-                let indices = read_indices(&s[2 + 3 * p]);
-                let overlap = read_indices(&s[3 + 3 * p]);
-                check_indices(name, "indices", &indices.to_u32(), vertices.len())?;
-                check_indices(name, "overlap", &overlap.to_u32(), vertices.len())?;
-                parts.push(MeshPart { vertices, indices, overlap });
-            }
-            let [terrain, blocks, water]: [MeshPart; 3] = parts.try_into().expect("three parts");
-            StageOutput::SphereMesh(SphereMesh { key, origin, terrain, blocks, water })
-        }
-        Stage::Collider => {
-            exact(&s[0], 1)?;
-            StageOutput::Collider(physics::read_collider(key, s)?)
-        }
-        Stage::NavMesh => {
-            exact(&s[0], 1)?;
-            StageOutput::NavMesh(physics::read_navmesh(key, s)?)
-        }
-    })
+    Ok((header, key, sections))
 }

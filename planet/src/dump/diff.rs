@@ -5,25 +5,12 @@
 
 use serde_json::Value;
 
-use super::StageOutput;
-use super::binary::{Section, element_bytes, layout, sections};
+use super::binary::{Section, element_bytes, layout};
+use crate::RegionKey;
 use crate::geometry::WINDOW;
 
-/// Where `dumped` and `replayed` first differ, or `None` when they are equal
-/// (bit for bit: floats compare by their bits, so NaN equals NaN and -0 differs from 0).
-#[must_use]
-pub fn first_difference(dumped: &StageOutput, replayed: &StageOutput) -> Option<String> {
-    if dumped.stage() != replayed.stage() {
-        return Some(format!("dumped a {}, replayed a {}", dumped.stage(), replayed.stage()));
-    }
-    match (dumped, replayed) {
-        (StageOutput::SystemPlan(a), StageOutput::SystemPlan(b)) => json_difference(a, b),
-        (StageOutput::PlanetPlan(a), StageOutput::PlanetPlan(b)) => json_difference(a, b),
-        _ => binary_difference(dumped, replayed),
-    }
-}
-
-fn json_difference(a: &impl serde::Serialize, b: &impl serde::Serialize) -> Option<String> {
+/// Where two plans first differ, as a JSON path (`recipe.caves.worm_threshold`).
+pub(crate) fn json_difference(a: &impl serde::Serialize, b: &impl serde::Serialize) -> Option<String> {
     let a = serde_json::to_value(a).expect("plans always serialize");
     let b = serde_json::to_value(b).expect("plans always serialize");
     value_difference("", &a, &b)
@@ -97,22 +84,19 @@ fn element_name(section: &str, i: usize) -> String {
     }
 }
 
-fn binary_difference(dumped: &StageOutput, replayed: &StageOutput) -> Option<String> {
-    if dumped.key() != replayed.key() {
-        let show = |o: &StageOutput| o.key().map(|k| k.to_string()).unwrap_or_default();
-        return Some(format!("key: dumped {}, replayed {}", show(dumped), show(replayed)));
+/// Where two binary outputs first differ: their keys, then the first
+/// differing element of their sections, named down to the field.
+pub(crate) fn sections_difference(
+    key_a: Option<RegionKey>,
+    a: &[Section],
+    key_b: Option<RegionKey>,
+    b: &[Section],
+) -> Option<String> {
+    if key_a != key_b {
+        let show = |k: Option<RegionKey>| k.map(|k| k.to_string()).unwrap_or_default();
+        return Some(format!("key: dumped {}, replayed {}", show(key_a), show(key_b)));
     }
-    let (a, b) = (sections(dumped), sections(replayed));
-    if let Some(d) = a.iter().zip(&b).find_map(|(x, y)| section_difference(x, y)) {
-        return Some(d);
-    }
-    // The file holds what the BVH is built from; the BVH itself must follow.
-    match (dumped, replayed) {
-        (StageOutput::Collider(x), StageOutput::Collider(y)) if x.bvh != y.bvh => {
-            Some("bvh: the tree differs, though the origin, vertices and triangles agree".to_owned())
-        }
-        _ => None,
-    }
+    a.iter().zip(b).find_map(|(x, y)| section_difference(x, y))
 }
 
 fn section_difference(a: &Section, b: &Section) -> Option<String> {

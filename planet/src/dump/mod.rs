@@ -28,25 +28,16 @@
 //! Nothing here reads a clock or a file: the `planet dump`, `replay` and
 //! `inspect` commands do the I/O and the timing.
 
-mod binary;
-mod diff;
-mod physics;
-mod run;
+pub mod binary;
+pub(crate) mod diff;
+pub(crate) mod physics;
 
-pub use binary::{Field, Header, Kind, SectionHeader, decode_binary, encode_binary};
-pub use diff::first_difference;
-pub use run::{Chain, RegionInput, check_chain, run_stage};
-
-use std::fmt;
-use std::str::FromStr;
+pub use binary::{Field, Header, Kind, Layout, Section, SectionHeader};
 
 use serde::{Deserialize, Serialize};
 
-use crate::mesh::{CubeMesh, SphereMesh};
-use crate::physics::{Collider, NavMesh};
-use crate::plan::{PlanetPlan, SystemPlan};
+use crate::pipeline::{Pipeline, Stage};
 use crate::signature::Signature;
-use crate::terrain::{ColumnField, VoxelGrid};
 
 /// The version of the dump format (file layouts and manifest), independent of
 /// `GENERATOR_VERSION`; bumped when a file's layout changes or a stage is added.
@@ -62,237 +53,15 @@ pub const MANIFEST_FILE: &str = "manifest.json";
 /// The name of the system recipe in a dump folder.
 pub const RECIPE_FILE: &str = "recipe.json";
 
-/// A generator stage whose output a dump holds, in the order they run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stage {
-    /// Recipe -> `SystemPlan`.
-    SystemPlan,
-    /// Recipe and `SystemPlan` -> `PlanetPlan`.
-    PlanetPlan,
-    /// `PlanetPlan` and key -> `ColumnField` (the 2D pass).
-    Columns,
-    /// `PlanetPlan` and `ColumnField` -> `VoxelGrid` (the 3D pass).
-    Voxels,
-    /// `PlanetPlan`, `ColumnField` and `VoxelGrid` -> `CubeMesh` (polygonize).
-    CubeMesh,
-    /// `PlanetPlan` and `CubeMesh` -> `SphereMesh` (spherify).
-    SphereMesh,
-    /// `SphereMesh` -> `Collider` (the triangles with their BVH).
-    Collider,
-    /// `PlanetPlan` (its `NavSettings`), `SphereMesh` and `Collider` -> `NavMesh`.
-    NavMesh,
-}
-
-impl Stage {
-    /// Every stage, in the order they run.
-    pub const ALL: [Self; 8] = [
-        Self::SystemPlan,
-        Self::PlanetPlan,
-        Self::Columns,
-        Self::Voxels,
-        Self::CubeMesh,
-        Self::SphereMesh,
-        Self::Collider,
-        Self::NavMesh,
-    ];
-
-    /// The stage's name in manifests and on the command line.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::SystemPlan => "system_plan",
-            Self::PlanetPlan => "planet_plan",
-            Self::Columns => "columns",
-            Self::Voxels => "voxels",
-            Self::CubeMesh => "cube_mesh",
-            Self::SphereMesh => "sphere_mesh",
-            Self::Collider => "collider",
-            Self::NavMesh => "navmesh",
-        }
-    }
-
-    /// The Rust type of its output.
-    #[must_use]
-    pub fn type_name(self) -> &'static str {
-        match self {
-            Self::SystemPlan => "SystemPlan",
-            Self::PlanetPlan => "PlanetPlan",
-            Self::Columns => "ColumnField",
-            Self::Voxels => "VoxelGrid",
-            Self::CubeMesh => "CubeMesh",
-            Self::SphereMesh => "SphereMesh",
-            Self::Collider => "Collider",
-            Self::NavMesh => "NavMesh",
-        }
-    }
-
-    /// The file its output is dumped to.
-    #[must_use]
-    pub fn file(self) -> &'static str {
-        match self {
-            Self::SystemPlan => "system_plan.json",
-            Self::PlanetPlan => "planet_plan.json",
-            Self::Columns => "columns.bin",
-            Self::Voxels => "voxels.bin",
-            Self::CubeMesh => "cube_mesh.bin",
-            Self::SphereMesh => "sphere_mesh.bin",
-            Self::Collider => "collider.bin",
-            Self::NavMesh => "navmesh.bin",
-        }
-    }
-
-    /// Whether the dump is JSON (hand-editable) rather than binary.
-    #[must_use]
-    pub fn is_json(self) -> bool {
-        matches!(self, Self::SystemPlan | Self::PlanetPlan)
-    }
-
-    /// Its position in [`Stage::ALL`].
-    #[must_use]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// What it is made from, for messages.
-    #[must_use]
-    pub fn inputs(self) -> &'static str {
-        match self {
-            Self::SystemPlan => "recipe",
-            Self::PlanetPlan => "recipe, system_plan",
-            Self::Columns => "planet_plan, key",
-            Self::Voxels => "planet_plan, columns",
-            Self::CubeMesh => "planet_plan, columns, voxels",
-            Self::SphereMesh => "planet_plan, cube_mesh",
-            Self::Collider => "sphere_mesh",
-            Self::NavMesh => "planet_plan, sphere_mesh, collider",
-        }
-    }
-}
-
-impl fmt::Display for Stage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Stage {
-    type Err = String;
-
-    /// A stage by name (`planet_plan`, `planet-plan`) or type (`PlanetPlan`), any case.
-    fn from_str(s: &str) -> Result<Self, String> {
-        let norm: String = s.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect();
-        Self::ALL
-            .into_iter()
-            .find(|st| norm == st.name().replace('_', "") || norm == st.type_name().to_lowercase())
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|s| s.name()).collect();
-                format!("{s:?} is not a stage: must be one of {}", names.join(", "))
-            })
-    }
-}
-
-/// One stage's output, in memory. Equal is bit for bit where
-/// [`first_difference`] finds no difference (a collider's BVH included).
-// A handful live at a time (one per stage), so the plan's size is not worth a box.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum StageOutput {
-    /// The sun and the planets' places.
-    SystemPlan(SystemPlan),
-    /// One planet's full recipe.
-    PlanetPlan(PlanetPlan),
-    /// The 2D pass.
-    Columns(ColumnField),
-    /// The 3D pass.
-    Voxels(VoxelGrid),
-    /// Polygonized, in cube-face space.
-    CubeMesh(CubeMesh),
-    /// Spherified, on the planet.
-    SphereMesh(SphereMesh),
-    /// The collision mesh.
-    Collider(Collider),
-    /// The navigation polygons.
-    NavMesh(NavMesh),
-}
-
-impl PartialEq for StageOutput {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Self::SystemPlan(a), Self::SystemPlan(b)) => a == b,
-            (Self::PlanetPlan(a), Self::PlanetPlan(b)) => a == b,
-            (Self::Columns(a), Self::Columns(b)) => a == b,
-            (Self::Voxels(a), Self::Voxels(b)) => a == b,
-            (Self::CubeMesh(a), Self::CubeMesh(b)) => a == b,
-            (Self::SphereMesh(a), Self::SphereMesh(b)) => a == b,
-            (Self::Collider(a), Self::Collider(b)) => a == b,
-            (Self::NavMesh(a), Self::NavMesh(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl StageOutput {
-    /// Which stage made it.
-    #[must_use]
-    pub fn stage(&self) -> Stage {
-        match self {
-            Self::SystemPlan(_) => Stage::SystemPlan,
-            Self::PlanetPlan(_) => Stage::PlanetPlan,
-            Self::Columns(_) => Stage::Columns,
-            Self::Voxels(_) => Stage::Voxels,
-            Self::CubeMesh(_) => Stage::CubeMesh,
-            Self::SphereMesh(_) => Stage::SphereMesh,
-            Self::Collider(_) => Stage::Collider,
-            Self::NavMesh(_) => Stage::NavMesh,
-        }
-    }
-
-    /// The file's bytes: pretty JSON for plans, the binary format for the rest.
-    /// `generator_version` is recorded in binary headers.
-    #[must_use]
-    pub fn encode(&self, generator_version: u32) -> Vec<u8> {
-        match self {
-            Self::SystemPlan(p) => pretty_json(p),
-            Self::PlanetPlan(p) => pretty_json(p),
-            _ => encode_binary(self, generator_version),
-        }
-    }
-
-    /// Reads a stage file. Errors name the field at fault (a JSON path in a
-    /// plan, a header field or section in a binary file), not the file.
-    pub fn decode(stage: Stage, bytes: &[u8]) -> Result<Self, DumpError> {
-        match stage {
-            Stage::SystemPlan => json_from(bytes).map(Self::SystemPlan),
-            Stage::PlanetPlan => json_from(bytes).map(Self::PlanetPlan),
-            _ => decode_binary(stage, bytes).map(|(_, out)| out),
-        }
-    }
-
-    /// The region key a grid or mesh belongs to (plans have none).
-    #[must_use]
-    pub fn key(&self) -> Option<crate::RegionKey> {
-        match self {
-            Self::SystemPlan(_) | Self::PlanetPlan(_) => None,
-            Self::Columns(c) => Some(c.key),
-            Self::Voxels(v) => Some(v.key),
-            Self::CubeMesh(m) => Some(m.key),
-            Self::SphereMesh(m) => Some(m.key),
-            Self::Collider(c) => Some(c.key),
-            Self::NavMesh(n) => Some(n.key),
-        }
-    }
-}
-
 /// Pretty JSON ending in a newline.
-fn pretty_json(value: &impl Serialize) -> Vec<u8> {
+pub(crate) fn pretty_json(value: &impl Serialize) -> Vec<u8> {
     let mut s = serde_json::to_string_pretty(value).expect("plans and manifests always serialize");
     s.push('\n');
     s.into_bytes()
 }
 
 /// Parses JSON into `T`, with the JSON path of the first error.
-fn json_from<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, DumpError> {
+pub(crate) fn json_from<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, DumpError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -361,6 +130,7 @@ impl FileEntry {
 #[serde(deny_unknown_fields)]
 pub struct StageEntry {
     /// The stage.
+    #[serde(with = "stage_name")]
     pub stage: Stage,
     /// Its file, size and hash.
     #[serde(flatten)]
@@ -421,15 +191,16 @@ impl Manifest {
         if m.recipe.file != RECIPE_FILE {
             errors.push(format!("recipe.file = {:?}: must be {RECIPE_FILE:?}", m.recipe.file));
         }
-        if m.stages.len() != Stage::ALL.len() {
+        let pipeline = Pipeline::standard();
+        if m.stages.len() != pipeline.stages().len() {
             errors.push(format!(
                 "stages: {} entries, must be {} (one per stage: {})",
                 m.stages.len(),
-                Stage::ALL.len(),
-                Stage::ALL.map(Stage::name).join(", ")
+                pipeline.stages().len(),
+                pipeline.names().join(", ")
             ));
         }
-        for (i, (entry, stage)) in m.stages.iter().zip(Stage::ALL).enumerate() {
+        for (i, (entry, &stage)) in m.stages.iter().zip(pipeline.stages()).enumerate() {
             if entry.stage != stage {
                 errors
                     .push(format!("stages[{i}].stage = {}: must be {stage} (stages are listed in order)", entry.stage));
@@ -459,6 +230,26 @@ impl Manifest {
     #[must_use]
     pub fn to_json(&self) -> Vec<u8> {
         pretty_json(self)
+    }
+}
+
+/// A stage in a manifest: its name, read against the standard pipeline.
+mod stage_name {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::pipeline::{Pipeline, Stage};
+
+    pub fn serialize<S: Serializer>(stage: &Stage, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(stage.name)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Stage, D::Error> {
+        let name = String::deserialize(d)?;
+        let pipeline = Pipeline::standard();
+        pipeline.stages().iter().copied().find(|s| s.name == name).ok_or_else(|| {
+            D::Error::custom(format!("unknown stage {name:?}: must be one of {}", pipeline.names().join(", ")))
+        })
     }
 }
 

@@ -39,19 +39,27 @@ pub const NAV_POLYGON: &[Field] = &[
 ];
 
 /// A collider file's sections, in order, with their layouts.
-pub(super) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 3] =
+pub(crate) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 3] =
     [("origin", &[ORIGIN]), ("vertices", &[POINT]), ("triangles", &[TRIANGLE])];
 
 /// A navmesh file's sections, in order, with their layouts.
-pub(super) const NAVMESH_SECTIONS: [(&str, &[&[Field]]); 3] =
+pub(crate) const NAVMESH_SECTIONS: [(&str, &[&[Field]]); 3] =
     [("origin", &[ORIGIN]), ("vertices", &[POINT]), ("polygons", &[NAV_POLYGON])];
 
 fn section(name: &str, fields: &'static [Field], bytes: Vec<u8>) -> Section {
-    Section { name: name.to_owned(), fields, bytes }
+    Section::new(name, fields, bytes)
+}
+
+/// A message when a physics stage's `origin` is not its sphere mesh's, bit for bit.
+pub(crate) fn origin_problem(origin: glam::DVec3, mesh: Option<&crate::mesh::SphereMesh>) -> Option<String> {
+    let bits = |o: glam::DVec3| o.to_array().map(f64::to_bits);
+    let mesh = mesh?;
+    (bits(origin) != bits(mesh.origin))
+        .then(|| format!("origin = {origin}: must be the sphere mesh's origin {}", mesh.origin))
 }
 
 /// A collider's sections.
-pub(super) fn collider_sections(c: &Collider) -> Vec<Section> {
+pub(crate) fn collider_sections(c: &Collider) -> Vec<Section> {
     vec![
         section("origin", ORIGIN, origin_bytes(c.origin)),
         section("vertices", POINT, point_bytes(c.vertices.iter().copied())),
@@ -60,7 +68,7 @@ pub(super) fn collider_sections(c: &Collider) -> Vec<Section> {
 }
 
 /// A navmesh's sections.
-pub(super) fn navmesh_sections(n: &NavMesh) -> Vec<Section> {
+pub(crate) fn navmesh_sections(n: &NavMesh) -> Vec<Section> {
     vec![
         section("origin", ORIGIN, origin_bytes(n.origin)),
         section("vertices", POINT, point_bytes(n.vertices.iter().copied())),
@@ -106,7 +114,7 @@ fn read_nav_polygons(bytes: &[u8]) -> Vec<NavPolygon> {
 }
 
 /// A collider from its checked sections (`origin` holds one element).
-pub(super) fn read_collider(key: RegionKey, s: &[Section]) -> Result<Collider, DumpError> {
+pub(crate) fn read_collider(key: RegionKey, s: &[Section]) -> Result<Collider, DumpError> {
     let origin = read_origin(&s[0].bytes);
     let triangles = read_u32s(&s[2].bytes).chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
     Collider::from_parts(key, origin, read_points(&s[1].bytes), triangles).map_err(err)
@@ -114,7 +122,7 @@ pub(super) fn read_collider(key: RegionKey, s: &[Section]) -> Result<Collider, D
 
 /// A navmesh from its checked sections (`origin` holds one element), every
 /// index in range.
-pub(super) fn read_navmesh(key: RegionKey, s: &[Section]) -> Result<NavMesh, DumpError> {
+pub(crate) fn read_navmesh(key: RegionKey, s: &[Section]) -> Result<NavMesh, DumpError> {
     let origin = read_origin(&s[0].bytes);
     let vertices = read_points(&s[1].bytes);
     let polygons = read_nav_polygons(&s[2].bytes);

@@ -6,10 +6,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use planet::dump::{
-    Chain, DumpError, FileEntry, MANIFEST_FILE, Manifest, RECIPE_FILE, RegionInput, ReplayedFrom, Stage, StageEntry,
-    StageOutput, check_chain, run_stage,
-};
+use planet::dump::{DumpError, FileEntry, MANIFEST_FILE, Manifest, RECIPE_FILE, ReplayedFrom, StageEntry};
+use planet::pipeline::{Chain, Pipeline, RegionInput, Stage, StageOutput};
 use planet::recipe::DEFAULT_SYSTEM_JSON;
 use planet::{GENERATOR_VERSION, RegionKey, Signature, SystemRecipe};
 
@@ -44,11 +42,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let recipe = load::recipe(args.planet.system.as_deref())?;
     let (system, terrain) = args.planet.load()?;
     let key = args.key.key(&terrain)?;
-    let input = RegionInput { recipe: &recipe, planet: args.planet.planet, key };
+    let input = RegionInput::new(&recipe, args.planet.planet, key);
     let mut chain = Chain::default();
     let mut outputs = Vec::new();
     let mut times = Vec::new();
-    for stage in Stage::ALL {
+    for &stage in Pipeline::standard().stages() {
         let r = super::replay::replay_stage(stage, &input, &chain, args.repeat, 1, None)?;
         if let Some(d) = r.unstable {
             return Err(Failure::Failed(format!(
@@ -68,13 +66,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 /// Runs one stage, timed.
 pub fn timed(stage: Stage, input: &RegionInput<'_>, chain: &Chain) -> Result<(StageOutput, Duration), DumpError> {
     let start = Instant::now();
-    let out = run_stage(stage, input, chain)?;
+    let out = stage.run(input, chain)?;
     Ok((out, start.elapsed()))
 }
 
 /// A stage that refused to run.
 pub fn invalid_stage(stage: Stage, e: &DumpError) -> Failure {
-    let lines: Vec<String> = e.0.lines().map(|l| format!("error: {stage} ({}): {l}", stage.inputs())).collect();
+    let lines: Vec<String> = e.0.lines().map(|l| format!("error: {stage} ({}): {l}", stage.inputs_text())).collect();
     Failure::Invalid(lines.join("\n"))
 }
 
@@ -96,11 +94,7 @@ fn table(dir: &Path, m: &Manifest) -> String {
         let _ = writeln!(
             out,
             "  {:<12} {:<18} {:>9}  {:<16}  {:>7.3} ms",
-            e.stage.name(),
-            e.file.file,
-            e.file.size,
-            e.file.hash,
-            e.time_ms
+            e.stage.name, e.file.file, e.file.size, e.file.hash, e.time_ms
         );
     }
     out
@@ -134,15 +128,15 @@ pub fn write_dump(
     let mut stages = Vec::with_capacity(outputs.len());
     let mut planet_signature = Signature(0);
     for (out, time) in outputs.iter().zip(times) {
-        if let StageOutput::PlanetPlan(p) = out {
+        if let Some(p) = out.get::<planet::PlanetPlan>() {
             planet_signature = p.signature();
         }
         let stage = out.stage();
         let bytes = out.encode(GENERATOR_VERSION);
-        write(stage.file(), &bytes)?;
+        write(&stage.file(), &bytes)?;
         stages.push(StageEntry {
             stage,
-            file: FileEntry::of(stage.file(), &bytes),
+            file: FileEntry::of(&stage.file(), &bytes),
             time_ms: (time.as_secs_f64() * 1e6).round() / 1e3,
         });
     }
@@ -216,11 +210,11 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
     let mut files = Vec::new();
     for entry in &manifest.stages {
         let stage = entry.stage;
-        let bytes = read(stage.file());
+        let bytes = read(&stage.file());
         let as_recorded = bytes.as_ref().is_ok_and(|b| entry.file.matches(b));
         let output = bytes.as_ref().ok().map(|b| {
             let out = StageOutput::decode(stage, b).map_err(|e| e.0)?;
-            if !stage.is_json() && !as_recorded {
+            if !stage.json && !as_recorded {
                 return Err(format!(
                     "size {} and hash {} are not the manifest's ({} and {}): the file was replaced or changed \
                      after dumping (only the JSON plans may be edited by hand)",
@@ -298,11 +292,10 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
         match f.output.expect("a readable file is decoded") {
             Ok(out) => {
                 if !f.as_recorded {
-                    edited.push(out.stage().file().to_owned());
+                    edited.push(out.stage().file());
                 }
-                if !out.stage().is_json() {
-                    let (header, _) =
-                        planet::dump::decode_binary(out.stage(), &bytes).map_err(|e| invalid_lines(&f.path, &e.0))?;
+                if !out.stage().json {
+                    let (header, _) = planet::dump::binary::header(&bytes).map_err(|e| invalid_lines(&f.path, &e.0))?;
                     if header.generator_version != m.generator_version {
                         invalid.push(format!(
                             "error: {}: header.generator_version = {}: must be the manifest's {}",
@@ -321,7 +314,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
         return Err(Failure::Invalid(invalid.join("\n")));
     }
     let key = m.region_key();
-    let problems = check_chain(&chain, m.planet, key);
+    let problems = Pipeline::standard().check_chain(&chain, &RegionInput::new(&recipe, m.planet, key));
     if !problems.is_empty() {
         let lines: Vec<String> =
             problems.iter().map(|(stage, e)| format!("error: {}: {e}", dir.join(stage.file()).display())).collect();

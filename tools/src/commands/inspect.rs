@@ -7,11 +7,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use glam::Vec3;
-use planet::dump::{MANIFEST_FILE, Stage, StageOutput};
-use planet::mesh::{SphereMesh, spherify};
-use planet::physics::{NO_NEIGHBOUR, NavMesh};
+use planet::dump::MANIFEST_FILE;
+use planet::mesh::{CubeMesh, SphereMesh, spherify};
+use planet::physics::{Collider, NO_NEIGHBOUR, NavMesh};
+use planet::pipeline::{Pipeline, Stage, StageOutput, stages};
 use planet::terrain::{ColumnField, Terrain, VoxelGrid};
-use planet::{GENERATOR_VERSION, PlanetPlan};
+use planet::{GENERATOR_VERSION, PlanetPlan, SystemPlan};
 
 use super::dump::read_dump;
 use super::mesh::Scene;
@@ -147,13 +148,13 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
         let stage = entry.stage;
         let status = match &f.bytes {
             Err(e) => e.clone(),
-            Ok(_) => state(f.as_recorded, stage.is_json()).to_owned(),
+            Ok(_) => state(f.as_recorded, stage.json).to_owned(),
         };
         let _ = writeln!(
             text,
             "\n{} ({}, {} bytes, {:.3} ms when dumped): {status}",
             stage.file(),
-            stage.type_name(),
+            stage.type_name,
             entry.file.size,
             entry.time_ms
         );
@@ -167,7 +168,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
             Some(Ok(out)) => {
                 let terrain = plan.as_ref().map(Terrain::new);
                 summary(out, terrain.as_ref(), sphere.as_ref(), text);
-                if let StageOutput::PlanetPlan(p) = out {
+                if let Some(p) = out.get::<PlanetPlan>() {
                     let errors = p.validate_at("recipe");
                     for e in &errors {
                         let _ = writeln!(text, "  invalid: {e}");
@@ -177,9 +178,9 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
                     }
                 }
                 export(out, terrain.as_ref(), columns.as_ref(), exports, text)?;
-                match out {
-                    StageOutput::Columns(c) => columns = Some(c.clone()),
-                    StageOutput::SphereMesh(m) => sphere = Some(m.clone()),
+                match known(out) {
+                    Known::Columns(c) => columns = Some(c.clone()),
+                    Known::SphereMesh(m) => sphere = Some(m.clone()),
                     _ => {}
                 }
             }
@@ -196,7 +197,7 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
     if name == MANIFEST_FILE {
         return inspect_dump(path.parent().unwrap_or(Path::new(".")), text, exports);
     }
-    let stage = match Stage::ALL.into_iter().find(|s| s.file() == name) {
+    let stage = match Pipeline::standard().stages().iter().copied().find(|s| s.file() == name) {
         Some(s) => s,
         None => guess_stage(&bytes).ok_or_else(|| {
             Failure::Invalid(format!(
@@ -208,33 +209,25 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
     let out = StageOutput::decode(stage, &bytes).map_err(|e| {
         Failure::Invalid(e.0.lines().map(|l| format!("error: {}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
     })?;
-    let _ = writeln!(text, "{} ({}, {} bytes)", path.display(), stage.type_name(), bytes.len());
+    let _ = writeln!(text, "{} ({}, {} bytes)", path.display(), stage.type_name, bytes.len());
     // Colours, sea level and the spherify grid come from the plan beside the file, when there is one.
     let folder = path.parent().unwrap_or(Path::new("."));
     let beside = |s: Stage| std::fs::read(folder.join(s.file())).ok().and_then(|b| StageOutput::decode(s, &b).ok());
-    let plan = match beside(Stage::PlanetPlan) {
-        Some(StageOutput::PlanetPlan(p)) if p.validate_at("recipe").is_empty() => Some(p),
-        _ => None,
-    };
-    let columns = match beside(Stage::Columns) {
-        Some(StageOutput::Columns(c)) => Some(c),
-        _ => None,
-    };
+    let plan = beside(&stages::PLANET_PLAN)
+        .and_then(|o| o.into_value::<PlanetPlan>().ok())
+        .filter(|p| p.validate_at("recipe").is_empty());
+    let columns = beside(&stages::COLUMNS).and_then(|o| o.into_value::<ColumnField>().ok());
     // The walkable share and the collider's source counts are of the mesh beside it.
-    let sphere = match (&out, beside(Stage::SphereMesh)) {
-        (StageOutput::Collider(_) | StageOutput::NavMesh(_), Some(StageOutput::SphereMesh(m)))
-            if out.key() == Some(m.key) =>
-        {
-            Some(m)
-        }
-        _ => None,
-    };
+    let physics = matches!(known(&out), Known::Collider(_) | Known::NavMesh(_));
+    let sphere = beside(&stages::SPHERE_MESH)
+        .and_then(|o| o.into_value::<SphereMesh>().ok())
+        .filter(|m| physics && out.key() == Some(m.key));
     let terrain = plan.as_ref().map(Terrain::new);
     summary(&out, terrain.as_ref(), sphere.as_ref(), text);
-    if matches!(stage, Stage::Collider | Stage::NavMesh) {
+    if physics {
         // Drawn without the plan: they carry no materials.
-    } else if stage.is_json() {
-        if let StageOutput::PlanetPlan(p) = &out {
+    } else if stage.json {
+        if let Some(p) = out.get::<PlanetPlan>() {
             for e in p.validate_at("recipe") {
                 let _ = writeln!(text, "  invalid: {e}");
             }
@@ -251,16 +244,18 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
 /// Which stage a file's bytes hold: a binary header's stage, or the plan whose JSON it parses as.
 fn guess_stage(bytes: &[u8]) -> Option<Stage> {
     if bytes.starts_with(b"PLANETSD") {
-        return Stage::ALL
-            .into_iter()
-            .filter(|s| !s.is_json())
-            .find(|&s| planet::dump::decode_binary(s, bytes).is_ok());
+        return Pipeline::standard()
+            .stages()
+            .iter()
+            .copied()
+            .filter(|s| !s.json)
+            .find(|&s| StageOutput::decode(s, bytes).is_ok());
     }
     let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
     if value.get("recipe").is_some() {
-        Some(Stage::PlanetPlan)
+        Some(&stages::PLANET_PLAN)
     } else if value.get("sun").is_some() {
-        Some(Stage::SystemPlan)
+        Some(&stages::SYSTEM_PLAN)
     } else {
         None
     }
@@ -275,8 +270,8 @@ fn export(
     exports: &mut Exports,
     text: &mut String,
 ) -> Result<(), Failure> {
-    match out {
-        StageOutput::Collider(c) => {
+    match known(out) {
+        Known::Collider(c) => {
             if c.is_empty() {
                 return Ok(());
             }
@@ -287,7 +282,7 @@ fn export(
             );
             return exports.write("collider.obj", &obj);
         }
-        StageOutput::NavMesh(n) => {
+        Known::NavMesh(n) => {
             let obj = plain_obj(
                 &format!("planet navmesh export: region {}", n.key),
                 n.vertices.iter().copied(),
@@ -298,8 +293,8 @@ fn export(
         _ => {}
     }
     let Some(terrain) = terrain else { return Ok(()) };
-    match out {
-        StageOutput::Voxels(grid) => {
+    match known(out) {
+        Known::Voxels(grid) => {
             // Without the dumped columns, the slices' sea level comes from a fresh 2D pass.
             let fresh;
             let columns = match columns {
@@ -312,11 +307,11 @@ fn export(
             };
             exports.slices("voxels", terrain, columns, grid)?;
         }
-        StageOutput::CubeMesh(cube) => {
+        Known::CubeMesh(cube) => {
             // Shown where spherify puts it, so it lines up with the sphere mesh.
             exports.obj("cube_mesh.obj", terrain, &spherify(&terrain.grid, cube))?;
         }
-        StageOutput::SphereMesh(mesh) => exports.obj("sphere_mesh.obj", terrain, mesh)?,
+        Known::SphereMesh(mesh) => exports.obj("sphere_mesh.obj", terrain, mesh)?,
         _ => {}
     }
     Ok(())
@@ -398,8 +393,8 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             .and_then(|t| t.recipe.materials.get(usize::from(m)))
             .map_or_else(|| format!("material {m}"), |p| p.name.clone())
     };
-    match out {
-        StageOutput::SystemPlan(s) => {
+    match known(out) {
+        Known::SystemPlan(s) => {
             let _ = writeln!(
                 text,
                 "  system {} (seed {}), sun {:.0} m, {} planets:",
@@ -420,7 +415,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 );
             }
         }
-        StageOutput::PlanetPlan(p) => {
+        Known::PlanetPlan(p) => {
             let r = &p.recipe;
             let _ = writeln!(
                 text,
@@ -450,7 +445,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 c.mouth_probability
             );
         }
-        StageOutput::Columns(f) => {
+        Known::Columns(f) => {
             let (lo, hi) = range(f.columns.iter().map(|c| c.surface_m()));
             let (elo, ehi) = range(f.columns.iter().map(|c| c.elevation_m));
             let (_, slope) = range(f.columns.iter().map(|c| c.slope_deg));
@@ -474,7 +469,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 .collect();
             let _ = writeln!(text, "  biomes: {}", names.join(", "));
         }
-        StageOutput::Voxels(g) => {
+        Known::Voxels(g) => {
             let side = VoxelGrid::SIDE;
             let solid = g.voxels.iter().filter(|v| v.is_solid()).count();
             // Air with ground somewhere above it in its column: caves and overhangs.
@@ -509,7 +504,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             let _ = writeln!(text, "  solid by material: {}", list.join(", "));
             let _ = writeln!(text, "  hash {}", g.signature());
         }
-        StageOutput::CubeMesh(m) => {
+        Known::CubeMesh(m) => {
             let _ = writeln!(text, "  region {}, cube-face space", m.key);
             for (name, p) in [("terrain", &m.terrain), ("blocks", &m.blocks), ("water", &m.water)] {
                 let _ = writeln!(
@@ -521,7 +516,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 );
             }
         }
-        StageOutput::SphereMesh(m) => {
+        Known::SphereMesh(m) => {
             region_line(text, m.key, m.origin);
             for (name, p) in [("terrain", &m.terrain), ("blocks", &m.blocks), ("water", &m.water)] {
                 let width = match p.indices {
@@ -538,7 +533,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             }
             let _ = writeln!(text, "  signature {}", m.signature());
         }
-        StageOutput::Collider(c) => {
+        Known::Collider(c) => {
             region_line(text, c.key, c.origin);
             let Some((lo, hi)) = c.bounds() else {
                 let _ = writeln!(text, "  no triangles: the region has no surface to collide with");
@@ -566,7 +561,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             }
             let _ = writeln!(text, "  signature {} (the BVH included)", c.signature());
         }
-        StageOutput::NavMesh(n) => {
+        Known::NavMesh(n) => {
             region_line(text, n.key, n.origin);
             let area: f64 = (0..n.polygons.len() as u32)
                 .flat_map(|p| n.fan(p))
@@ -609,5 +604,44 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             }
             let _ = writeln!(text, "  signature {}", n.signature());
         }
+        // A stage this summary does not know yet: what its row says.
+        Known::Other => {
+            let _ = writeln!(text, "  {}", out.summary());
+        }
+    }
+}
+
+/// A stage's output as the types this command draws and summarises.
+enum Known<'a> {
+    SystemPlan(&'a SystemPlan),
+    PlanetPlan(&'a PlanetPlan),
+    Columns(&'a ColumnField),
+    Voxels(&'a VoxelGrid),
+    CubeMesh(&'a CubeMesh),
+    SphereMesh(&'a SphereMesh),
+    Collider(&'a Collider),
+    NavMesh(&'a NavMesh),
+    Other,
+}
+
+fn known(out: &StageOutput) -> Known<'_> {
+    if let Some(v) = out.get() {
+        Known::SystemPlan(v)
+    } else if let Some(v) = out.get() {
+        Known::PlanetPlan(v)
+    } else if let Some(v) = out.get() {
+        Known::Columns(v)
+    } else if let Some(v) = out.get() {
+        Known::Voxels(v)
+    } else if let Some(v) = out.get() {
+        Known::CubeMesh(v)
+    } else if let Some(v) = out.get() {
+        Known::SphereMesh(v)
+    } else if let Some(v) = out.get() {
+        Known::Collider(v)
+    } else if let Some(v) = out.get() {
+        Known::NavMesh(v)
+    } else {
+        Known::Other
     }
 }

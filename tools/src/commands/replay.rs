@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use planet::dump::{Chain, RegionInput, ReplayedFrom, Stage, StageOutput, first_difference};
+use planet::dump::ReplayedFrom;
+use planet::pipeline::{Chain, Pipeline, RegionInput, Stage, StageOutput};
 use planet::{GENERATOR_VERSION, PlannedSystem};
 
 use super::dump::{self, Loaded, invalid_stage, timed};
@@ -78,7 +79,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let from = match args.from.as_deref() {
         None => Start::Each,
         Some(s) if s.eq_ignore_ascii_case("recipe") => Start::Recipe,
-        Some(s) => Start::After(s.parse::<Stage>().map_err(|e| {
+        Some(s) => Start::After(Pipeline::standard().find(s).map_err(|e| {
             Failure::Invalid(format!("error: --from {s}: {}", e.replace("must be one of ", "must be one of recipe, ")))
         })?),
     };
@@ -136,14 +137,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(dir) = &args.out {
         let mut outputs = Vec::new();
         let mut times = Vec::new();
-        for stage in Stage::ALL {
+        for &stage in Pipeline::standard().stages() {
             match replays.iter().find(|r| r.stage == stage) {
                 Some(r) => {
                     outputs.push(r.output.clone());
                     times.push(median(&r.times));
                 }
                 None => {
-                    outputs.push(d.chain.get(stage).expect("a loaded dump has every stage"));
+                    outputs.push(d.chain.get(stage).expect("a loaded dump has every stage").clone());
                     let recorded = m.entry(stage).map_or(0.0, |e| e.time_ms);
                     times.push(Duration::from_secs_f64(recorded / 1e3));
                 }
@@ -154,20 +155,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             from: match from {
                 Start::Each => "each".to_owned(),
                 Start::Recipe => "recipe".to_owned(),
-                Start::After(s) => s.name().to_owned(),
+                Start::After(s) => s.name.to_owned(),
             },
         };
         dump::write_dump(dir, &d.recipe_bytes, m.signature, m.planet, d.key, &outputs, &times, Some(replayed_from))?;
         println!("wrote the replayed stages to {}", dir.display());
     }
     if replays.is_empty() {
-        println!("nothing to replay: {} is the last stage", Stage::ALL[Stage::ALL.len() - 1]);
+        let last = Pipeline::standard().stages().last().map_or("", |s| s.name);
+        println!("nothing to replay: {last} is the last stage");
         Ok(())
     } else if mismatches.is_empty() {
         println!("all {} replayed stages match the dump", replays.len());
         Ok(())
     } else {
-        let names: Vec<&str> = mismatches.iter().map(|r| r.stage.name()).collect();
+        let names: Vec<&str> = mismatches.iter().map(|r| r.stage.name).collect();
         Err(Failure::Failed(format!(
             "error: {} of {} replayed stages do not match the dump: {}",
             mismatches.len(),
@@ -197,20 +199,20 @@ fn replay(
     threads: usize,
     mut print: impl FnMut(&str),
 ) -> Result<Vec<StageReplay>, Failure> {
-    let input = RegionInput { recipe: &d.recipe, planet: d.manifest.planet, key: d.key };
+    let input = RegionInput::new(&d.recipe, d.manifest.planet, d.key);
+    let pipeline = Pipeline::standard();
     let (mut chain, chained, first) = match from {
         Start::Each => (d.chain.clone(), false, 0),
         Start::Recipe => (Chain::default(), true, 0),
-        Start::After(s) => (d.chain.clone(), true, s.index() + 1),
+        Start::After(s) => (d.chain.clone(), true, pipeline.index(s).map_or(0, |i| i + 1)),
     };
-    for stage in &Stage::ALL[..first] {
-        let edited = if d.edited.iter().any(|f| f == stage.file()) { ", edited by hand" } else { "" };
-        print(&format!("  {:<12} {:<9} (taken from the dump{edited})\n", stage.name(), "-"));
+    for stage in &pipeline.stages()[..first] {
+        let edited = if d.edited.contains(&stage.file()) { ", edited by hand" } else { "" };
+        print(&format!("  {:<12} {:<9} (taken from the dump{edited})\n", stage.name, "-"));
     }
     let mut replays = Vec::new();
-    for stage in &Stage::ALL[first..] {
-        let stage = *stage;
-        let r = replay_stage(stage, &input, &chain, repeat, threads, d.chain.get(stage).as_ref())?;
+    for &stage in &pipeline.stages()[first..] {
+        let r = replay_stage(stage, &input, &chain, repeat, threads, d.chain.get(stage))?;
         let recorded = d.manifest.entry(stage).map_or(0.0, |e| e.time_ms);
         let now = median(&r.times);
         let result = if r.difference.is_some() || r.unstable.is_some() { "MISMATCH" } else { "match" };
@@ -218,7 +220,7 @@ fn replay(
             if recorded > 0.0 { format!("  {:.2}x", now.as_secs_f64() * 1e3 / recorded) } else { String::new() };
         let mut lines = format!(
             "  {:<12} {:<9} {:>12} {:>12}{ratio}\n",
-            stage.name(),
+            stage.name,
             result,
             ms(now),
             ms(Duration::from_secs_f64(recorded / 1e3))
@@ -263,7 +265,7 @@ pub fn replay_stage(
                 None => first = Some(out),
                 Some(f) => {
                     if unstable.is_none() {
-                        unstable = first_difference(f, &out).map(|d| format!("run {}: {d}", run + 1));
+                        unstable = f.difference(&out).map(|d| format!("run {}: {d}", run + 1));
                     }
                 }
             }
@@ -296,12 +298,12 @@ pub fn replay_stage(
             None => output = Some(first),
             Some(o) => {
                 if unstable.is_none() {
-                    unstable = first_difference(o, &first).map(|d| format!("thread {}: {d}", t + 1));
+                    unstable = o.difference(&first).map(|d| format!("thread {}: {d}", t + 1));
                 }
             }
         }
     }
     let output = output.expect("at least one run");
-    let difference = dumped.and_then(|d| first_difference(d, &output));
+    let difference = dumped.and_then(|d| d.difference(&output));
     Ok(StageReplay { stage, output, difference, unstable, times })
 }

@@ -9,7 +9,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{planet, text};
-use planet::dump::{DUMP_FORMAT, FileEntry, Header, Manifest, Stage, StageOutput, hash_hex};
+use planet::dump::{DUMP_FORMAT, FileEntry, Header, Manifest, hash_hex};
+use planet::physics::NavMesh;
+use planet::pipeline::{Pipeline, StageOutput, stages};
+use planet::terrain::VoxelGrid;
 use serde_json::Value;
 
 /// A fresh scratch folder of this test process.
@@ -58,16 +61,16 @@ fn every_golden_region_dumps_and_replays_to_a_match() {
         let dir = root.join(key.replace('/', "_"));
         dump(v["planet"].as_u64().unwrap() as u32, key, &dir);
         // The dumped grid is the golden one.
-        let voxels = StageOutput::decode(Stage::Voxels, &std::fs::read(dir.join("voxels.bin")).unwrap()).unwrap();
-        let StageOutput::Voxels(grid) = voxels else { unreachable!() };
+        let voxels = StageOutput::decode(&stages::VOXELS, &std::fs::read(dir.join("voxels.bin")).unwrap()).unwrap();
+        let grid = voxels.get::<VoxelGrid>().unwrap();
         assert_eq!(grid.signature().to_string(), v["voxels"].as_str().unwrap(), "{name}");
         let out = planet(&["replay", s(&dir), "--repeat", "1"]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}{}", text(&out.stderr));
         assert!(stdout.contains("all 8 replayed stages match the dump"), "{name}: {stdout}");
-        for stage in Stage::ALL {
+        for stage in Pipeline::standard().stages() {
             assert!(
-                stdout.lines().any(|l| l.trim_start().starts_with(stage.name()) && l.contains(" match ")),
+                stdout.lines().any(|l| l.trim_start().starts_with(stage.name) && l.contains(" match ")),
                 "{stdout}"
             );
         }
@@ -88,7 +91,7 @@ fn replays_on_one_and_several_threads_match() {
         assert!(text(&out.stdout).contains("all 8 replayed stages match the dump"));
     }
     assert!(text(&b.stdout).contains("median of 8 runs on 4 threads"));
-    for stage in Stage::ALL {
+    for stage in Pipeline::standard().stages() {
         let read = |d: &Path| std::fs::read(d.join(stage.file())).unwrap();
         assert_eq!(read(&one), read(&dir), "{stage}");
         assert_eq!(read(&many), read(&dir), "{stage}");
@@ -109,7 +112,7 @@ fn make_version(dir: &Path, version: u32) {
         let out = StageOutput::decode(entry.stage, &std::fs::read(&file).unwrap()).unwrap();
         let bytes = out.encode(version);
         std::fs::write(&file, &bytes).unwrap();
-        entry.file = FileEntry::of(entry.stage.file(), &bytes);
+        entry.file = FileEntry::of(&entry.stage.file(), &bytes);
     }
     std::fs::write(&path, m.to_json()).unwrap();
 }
@@ -450,10 +453,9 @@ fn a_changed_navmesh_input_is_a_mismatch() {
     assert!(first.contains("first difference: vertices[") || first.contains("first difference: polygons["), "{first}");
     assert!(text(&out.stderr).contains("1 of 2 replayed stages do not match the dump: navmesh"));
     // More ground is walkable without the sea.
-    let triangles = |d: &Path| match StageOutput::decode(Stage::NavMesh, &std::fs::read(d.join("navmesh.bin")).unwrap())
-    {
-        Ok(StageOutput::NavMesh(n)) => n.polygons.iter().map(|p| p.count as usize - 2).sum::<usize>(),
-        other => panic!("{other:?}"),
+    let triangles = |d: &Path| {
+        let out = StageOutput::decode(&stages::NAVMESH, &std::fs::read(d.join("navmesh.bin")).unwrap()).unwrap();
+        out.get::<NavMesh>().unwrap().polygons.iter().map(|p| p.count as usize - 2).sum::<usize>()
     };
     assert!(triangles(&edited) > triangles(&dir), "{} <= {}", triangles(&edited), triangles(&dir));
     // The one stage file on its own, with the sphere mesh beside it.

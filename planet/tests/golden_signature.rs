@@ -66,3 +66,35 @@ fn default_planets_differ_visibly() {
     ground.dedup();
     assert!(ground.len() >= 4, "ground materials {ground:?}");
 }
+
+/// `BLESS=1` adds values and rewrites goldens of another version, but
+/// refuses to change a value written at this `GENERATOR_VERSION`.
+#[test]
+fn blessing_refuses_a_change_without_a_version_bump() {
+    let golden = |version: u32, values: serde_json::Value| {
+        serde_json::to_string(&json!({ "generator_version": version, "values": values })).unwrap()
+    };
+    let now = planet::GENERATOR_VERSION;
+    let this = golden(now, json!({ "a": { "hash": "11" } }));
+    let changed = json!({ "a": { "hash": "22" } });
+    let grown = json!({ "a": { "hash": "11", "mesh": "33" } });
+    let same = json!({ "a": { "hash": "11" } });
+    for bless in [false, true] {
+        let e = common::bless_or_compare("x.json", &changed, Some(&this), bless).unwrap_err();
+        assert!(e.starts_with("x.json: ") && e.contains(".a.hash: golden \"11\", now \"22\""), "{e}");
+        assert_eq!(e.contains("BLESS=1 refuses"), bless, "{e}");
+        assert_eq!(common::bless_or_compare("x.json", &same, Some(&this), bless), Ok(None));
+    }
+    // New values: blessed in, or named until they are.
+    assert!(common::bless_or_compare("x.json", &grown, Some(&this), true).unwrap().unwrap().contains("\"33\""));
+    let e = common::bless_or_compare("x.json", &grown, Some(&this), false).unwrap_err();
+    assert!(e.contains("1 new values") && e.contains(".a.mesh"), "{e}");
+    // A golden of an older version: a failure to look at, and blessed on purpose.
+    let old = golden(now - 1, json!({ "a": { "hash": "11" } }));
+    assert!(common::bless_or_compare("x.json", &changed, Some(&old), false).unwrap_err().contains("written at"));
+    let blessed = common::bless_or_compare("x.json", &changed, Some(&old), true).unwrap().unwrap();
+    assert!(blessed.contains(&format!("\"generator_version\": {now}")) && blessed.contains("\"22\""));
+    // No golden: create it with BLESS=1.
+    assert!(common::bless_or_compare("x.json", &same, None, false).unwrap_err().contains("create it with BLESS=1"));
+    assert!(common::bless_or_compare("x.json", &same, None, true).unwrap().is_some());
+}

@@ -8,8 +8,9 @@ mod common;
 use std::collections::BTreeMap;
 
 use planet::geometry::{GridPoint, PlanetGrid};
+use planet::pipeline::{Pipeline, RegionInput, StageTimes};
 use planet::terrain::{Column, Terrain, Voxel, lat_lon_direction};
-use planet::{PlannedSystem, RegionKey};
+use planet::{PlannedSystem, RegionKey, Signature};
 use serde_json::json;
 
 fn terrain(planet: usize) -> Terrain {
@@ -251,10 +252,19 @@ fn golden_region_hashes() {
         let columns = t.columns(key);
         let grid = t.voxels(&columns);
         let solid = grid.voxels.iter().filter(|v| v.is_solid()).count();
-        out.insert(
-            name.to_owned(),
-            json!({ "planet": planet, "key": key.to_string(), "voxels": grid.signature().to_string(), "solid": solid }),
-        );
+        let mut value =
+            json!({ "planet": planet, "key": key.to_string(), "voxels": grid.signature().to_string(), "solid": solid });
+        // Every later region stage (meshes, collider, navmesh, and stages to come), by its dump bytes.
+        let pipeline = Pipeline::standard();
+        let chain = pipeline
+            .run_region(&RegionInput::of_terrain(&t, key), &|| false, &mut StageTimes::default())
+            .unwrap()
+            .unwrap();
+        for (_, stage) in pipeline.region_stages().filter(|(_, s)| !matches!(s.name, "columns" | "voxels")) {
+            let bytes = chain.get(stage).unwrap().encode(0);
+            value[stage.name] = json!(Signature::of_bytes(stage.name, &bytes).to_string());
+        }
+        out.insert(name.to_owned(), value);
     }
     common::check_golden("regions.json", &serde_json::Value::Object(out));
 }

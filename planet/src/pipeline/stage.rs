@@ -115,6 +115,9 @@ impl<T: StageValue> StageData for T {
     }
 }
 
+/// A stage's output as a row makes it (by running or by reading a file).
+type Made = Result<Box<dyn StageData>, DumpError>;
+
 /// One row of the stage table: a [`RegionStage`] as function pointers.
 pub struct StageDef {
     /// `RegionStage::NAME`.
@@ -128,12 +131,12 @@ pub struct StageDef {
     /// `RegionStage::PER_REGION`.
     pub per_region: bool,
     output_type: fn() -> TypeId,
-    run: fn(&RegionInput<'_>, &Chain) -> Result<Box<dyn StageData>, DumpError>,
+    run: fn(&RegionInput<'_>, &Chain) -> Made,
     key: fn(&dyn StageData) -> Option<RegionKey>,
     check: fn(&dyn StageData, &Chain, &RegionInput<'_>) -> Vec<String>,
     summary: fn(&dyn StageData) -> String,
     encode: fn(&dyn StageData, u32) -> Vec<u8>,
-    decode: fn(&[u8]) -> Result<Box<dyn StageData>, DumpError>,
+    decode: fn(&[u8]) -> Made,
     difference: fn(&dyn StageData, &dyn StageData) -> Option<String>,
 }
 

@@ -31,6 +31,7 @@ mod lod;
 pub mod nav;
 pub mod path;
 pub mod physics;
+pub mod player;
 pub mod run;
 mod streamer;
 pub mod view;

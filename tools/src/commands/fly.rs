@@ -21,9 +21,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use engine::physics::{Colliders, WalkInput, WalkSettings, Walker};
-use engine::{Pose, ViewSpec, World};
-use glam::DVec3;
+use engine::player::{Player, PlayerInput};
+use engine::{ViewSpec, World};
 use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
 use serde::Deserialize;
 use winit::application::ApplicationHandler;
@@ -175,7 +174,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = Client {
         world,
-        pose,
+        player: Player::new(pose),
         size,
         script,
         seconds: args.seconds,
@@ -190,10 +189,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         title_at: Instant::now(),
         frames: 0,
         fps: 0.0,
-        speed: 0.0,
-        walker: None,
-        walk_held: false,
-        walk_height: None,
         script_from: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
@@ -213,7 +208,7 @@ struct WindowState {
 
 struct Client {
     world: World,
-    pose: Pose,
+    player: Player,
     size: (u32, u32),
     script: Option<Vec<ScriptStep>>,
     seconds: Option<f64>,
@@ -228,21 +223,13 @@ struct Client {
     title_at: Instant,
     frames: u32,
     fps: f64,
-    speed: f64,
-    /// The walking body, in walk mode (feet, planet-local).
-    walker: Option<Walker>,
-    /// Whether the walk key was held last frame (it toggles when pressed).
-    walk_held: bool,
     /// When the script's clock started (the view had streamed in).
     script_from: Option<Instant>,
-    /// In walk mode, the feet's height over the ground under them (None
-    /// while no fine enough ground is ready there).
-    walk_height: Option<f64>,
 }
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("pose", &self.pose).finish_non_exhaustive()
+        f.debug_struct("Client").field("player", &self.player).finish_non_exhaustive()
     }
 }
 
@@ -266,7 +253,7 @@ impl Client {
         event_loop.exit();
     }
 
-    /// Moves the camera by one frame of input (`clock`: the script's time,
+    /// Moves the player by one frame of input (`clock`: the script's time,
     /// negative while it waits for the view to stream in).
     fn step(&mut self, dt: f64, clock: f64) {
         let (held, look): (BTreeSet<&str>, (f64, f64)) = match &self.script {
@@ -278,120 +265,36 @@ impl Client {
             }
             None => (self.held.clone(), std::mem::take(&mut self.look)),
         };
-        let (planet, _) = self.world.nearest(self.pose.position);
-        let up = (self.pose.position - planet.position).normalize();
-        let walk_pressed = held.contains("walk") && !self.walk_held;
-        self.walk_held = held.contains("walk");
-        // Look: yaw about the local up, pitch about the right axis, kept short
-        // of straight up or down; the horizon stays level.
-        let (yaw, pitch) = (look.0.to_radians(), look.1.to_radians());
-        let mut forward = rotate(self.pose.forward, up, -yaw);
-        let right = forward.cross(up).normalize_or(DVec3::X);
-        let pitched = rotate(forward, right, pitch);
-        if pitched.dot(up).abs() < 0.995 {
-            forward = pitched;
-        }
-        // Speed: walking pace on the ground, growing with altitude.
-        let altitude = self.world.altitude(self.pose.position).max(0.0);
-        let boost = if held.contains("boost") { 5.0 } else { 1.0 };
-        self.speed = (2.0 + altitude * 1.5).min(20_000.0) * boost;
-        let right = forward.cross(up).normalize_or(DVec3::X);
-        let mut motion = DVec3::ZERO;
-        for (key, dir) in [("w", forward), ("s", -forward), ("d", right), ("a", -right), ("up", up), ("down", -up)] {
-            if held.contains(key) {
-                motion += dir;
-            }
-        }
-        if walk_pressed {
-            self.walker = match self.walker {
-                Some(_) => None,
-                None => {
-                    let gravity = f64::from(self.world.system.planets[planet.index as usize].recipe.gravity_mps2);
-                    let feet = self.pose.position - planet.position - up * EYE_M;
-                    Some(Walker::new(feet, WalkSettings::person(gravity)))
-                }
-            };
-        }
-        if let Some(mut walker) = self.walker {
-            // Walk: the keys move the feet across the ground, up (or jump) jumps.
-            let planet_index = planet.index;
-            let centre = planet.position;
-            let colliders = match self.world.attached() {
-                Some(a) if a.planet == planet_index => Colliders::walkable(&a.streamer),
-                _ => Colliders::default(),
-            };
-            let up = walker.up();
-            let flat = (forward - up * forward.dot(up)).normalize_or_zero();
-            let right = flat.cross(up).normalize_or(DVec3::X);
-            let mut across = DVec3::ZERO;
-            for (key, dir) in [("w", flat), ("s", -flat), ("d", right), ("a", -right)] {
-                if held.contains(key) {
-                    across += dir;
-                }
-            }
-            self.speed = if held.contains("boost") { 9.0 } else { 4.0 };
-            let input = WalkInput {
-                motion: across.normalize_or_zero() * self.speed,
-                jump: held.contains("jump") || held.contains("up"),
-            };
-            walker.step(&colliders, &input, dt);
-            // The readout's altitude in walk mode: over the ground under the
-            // feet (a cave's floor, too), not over the planet's outer surface.
-            self.walk_height = colliders.height_above_ground(walker.position, 1.0, 2_000.0);
-            self.walker = Some(walker);
-            let eye = centre + walker.position + walker.up() * EYE_M;
-            self.pose = Pose::looking(eye, forward, walker.up());
-            return;
-        }
-        let mut position = self.pose.position + motion.normalize_or_zero() * self.speed * dt;
-        // Never below the ground: at least eye height over it (or over the sea).
-        let (planet, distance) = self.world.nearest(position);
-        let floor = planet.radius + self.world.ground_height(planet, position) + EYE_M;
-        if distance < floor && !self.in_cave(planet.index, position - planet.position, floor - distance) {
-            position = planet.position + (position - planet.position).normalize() * floor;
-        }
-        let up = (position - self.world.nearest(position).0.position).normalize();
-        self.pose = Pose::looking(position, forward, up);
-    }
-
-    /// Whether `local` (planet-local) is in a cave's air: under the outer
-    /// surface, the first surface within `depth` above it is a roof seen
-    /// from below. There the camera may fly (a walker who switches walk
-    /// mode off in a cave flies on from where it stands); in the rock it may
-    /// not.
-    fn in_cave(&self, planet: u32, local: DVec3, depth: f64) -> bool {
-        let Some(attached) = self.world.attached().filter(|a| a.planet == planet) else {
-            return false;
+        let axis = |plus: &str, minus: &str| {
+            f64::from(u8::from(held.contains(plus))) - f64::from(u8::from(held.contains(minus)))
         };
-        let colliders = Colliders::walkable(&attached.streamer);
-        colliders.ray_cast(local, local.normalize_or_zero(), depth + 1.0).is_some_and(|roof| roof.front)
+        let input = PlayerInput {
+            forward: axis("w", "s"),
+            right: axis("d", "a"),
+            up: axis("up", "down"),
+            boost: held.contains("boost"),
+            walk: held.contains("walk"),
+            jump: held.contains("jump"),
+            look_deg: look,
+        };
+        self.player.step(&self.world, &input, dt);
     }
 
     fn title(&self, fps: f64) -> String {
-        let (planet, _) = self.world.nearest(self.pose.position);
+        let (planet, _) = self.world.nearest(self.player.pose.position);
         let name = &self.world.system.planets[planet.index as usize].name;
-        let surface_altitude = self.world.altitude(self.pose.position);
         let (ready, queued) =
             self.world.attached().map_or((0, 0), |a| (a.report.ready, a.report.wanted - a.report.ready));
-        let mode = match &self.walker {
-            Some(w) if w.grounded => "walk",
-            Some(w) if w.sliding => "walk (sliding)",
-            Some(w) if !w.supported => "walk (waiting for ground)",
-            Some(_) => "walk (in the air)",
-            None => "fly",
-        };
         // Walking, the altitude is over the ground under the feet, and a
         // walker under the outer surface (in a cave) is told how deep.
-        let altitude = match (&self.walker, self.walk_height) {
-            (Some(_), Some(h)) if surface_altitude - EYE_M < -3.0 => {
-                format!("{} ({} underground)", metres(h), metres(EYE_M - surface_altitude))
-            }
-            (Some(_), Some(h)) => metres(h),
-            _ => metres(surface_altitude),
+        let altitude = match self.player.altitude(&self.world) {
+            (h, Some(depth)) => format!("{} ({} underground)", metres(h), metres(depth)),
+            (h, None) => metres(h),
         };
         format!(
-            "planet: {fps:.0} fps | alt {altitude} | {} | {mode} | near {name} | regions {ready} ready, {queued} queued",
-            speed(self.speed)
+            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued",
+            speed(self.player.speed),
+            self.player.mode_name()
         )
     }
 }
@@ -401,9 +304,6 @@ const SCRIPT_WAIT_S: f64 = 60.0;
 
 /// Keys an input script may hold.
 const KEYS: [&str; 9] = ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump"];
-
-/// Eye height over the feet in walk mode, metres (also the flight floor).
-const EYE_M: f64 = 1.7;
 
 fn key_str(k: &str) -> Option<&'static str> {
     KEYS.into_iter().find(|&n| n == k)
@@ -416,12 +316,6 @@ fn metres(m: f64) -> String {
 
 fn speed(v: f64) -> String {
     if v >= 1000.0 { format!("{:.1} km/s", v / 1000.0) } else { format!("{v:.1} m/s") }
-}
-
-/// `v` turned by `angle` radians about the unit axis `axis` (Rodrigues).
-fn rotate(v: DVec3, axis: DVec3, angle: f64) -> DVec3 {
-    let (s, c) = (libm::sin(angle), libm::cos(angle));
-    (v * c + axis.cross(v) * s + axis * axis.dot(v) * (1.0 - c)).normalize()
 }
 
 impl ApplicationHandler for Client {
@@ -557,7 +451,7 @@ impl Client {
         self.step(dt, clock);
         let Some(w) = &self.window else { return };
         let (width, height) = w.surface.size();
-        let camera = ViewCamera::new(self.pose);
+        let camera = ViewCamera::new(self.player.pose);
         self.world.update(&camera.engine_camera(f64::from(width) / f64::from(height.max(1))));
         if self.script.is_some() && self.script_from.is_none() && (self.world.is_settled() || elapsed > SCRIPT_WAIT_S) {
             self.script_from = Some(now);

@@ -317,13 +317,18 @@ fn descent_hashes(threads: usize) -> Vec<(RegionKey, Signature, Signature)> {
         streamer.update(&camera);
     }
     let camera = path.camera(&terrain, 45.0);
+    // Bounded by updates (the settled set does not depend on how many it takes).
+    let mut updates = 0;
     while !streamer.is_settled() {
         if threads == 0 {
             jobs.run_pending(8);
         } else {
+            // Pacing only: the jobs' results are applied by the streamer.
             std::thread::sleep(Duration::from_millis(5));
         }
         streamer.update(&camera);
+        updates += 1;
+        assert!(updates < 20_000, "not settled after {updates} updates ({threads} threads)");
     }
     streamer
         .wanted()

@@ -1,6 +1,10 @@
 //! The job system: priority order, re-prioritising, cancellation, superseded
 //! versions, no lost or duplicated results under many producers, statistics,
 //! panics, and a clean shutdown with work still queued.
+//!
+//! No test passes or fails on elapsed time: each waits for an event it
+//! counts (a job started, a result arrived, a stale result was dropped),
+//! and every wait is bounded by a deadline that fails with what it awaited.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -8,14 +12,28 @@ use std::time::{Duration, Instant};
 
 use jobs::{JobSystem, Priority};
 
+/// How long any wait may take before the test fails saying what it awaited
+/// (far beyond what the event needs, even on a loaded machine).
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Waits until `done` holds, failing with `what` past [`PATIENCE`].
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + PATIENCE;
+    while !done() {
+        assert!(Instant::now() < deadline, "gave up waiting for {what} after {PATIENCE:?}");
+        std::thread::yield_now();
+    }
+}
+
+/// The next `n` results, in arrival order.
 fn collect<R: Send + 'static>(jobs: &JobSystem<u32, R>, n: usize) -> Vec<(u32, R)> {
     let mut out = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while out.len() < n && Instant::now() < deadline {
+    wait_until(&format!("{n} results"), || {
         if let Some(done) = jobs.wait(Duration::from_millis(100)) {
             out.push((done.key, done.result.expect("finished")));
         }
-    }
+        out.len() >= n
+    });
     out
 }
 
@@ -42,16 +60,18 @@ fn a_pool_prefers_urgent_jobs() {
     let gate = Arc::new(AtomicUsize::new(0));
     let g = Arc::clone(&gate);
     jobs.submit(0, "blocker", Priority(0), move |_| {
-        while g.load(Ordering::SeqCst) == 0 {
-            std::thread::sleep(Duration::from_millis(1));
+        g.store(1, Ordering::SeqCst);
+        while g.load(Ordering::SeqCst) == 1 {
+            std::thread::yield_now();
         }
         Some(0)
     });
-    std::thread::sleep(Duration::from_millis(50));
+    // The one worker is inside the blocker: everything below queues.
+    wait_until("the blocker to start", || gate.load(Ordering::SeqCst) == 1);
     for key in 1..=20u32 {
         jobs.submit(key, "t", Priority(u64::from(100 - key)), move |_| Some(key));
     }
-    gate.store(1, Ordering::SeqCst);
+    gate.store(2, Ordering::SeqCst);
     let order: Vec<u32> = collect(&jobs, 21).into_iter().map(|(k, _)| k).collect();
     assert_eq!(order[0], 0);
     assert_eq!(order[1..], (1..=20).rev().collect::<Vec<_>>()[..]);
@@ -76,24 +96,23 @@ fn cancelled_and_superseded_jobs_deliver_nothing() {
     let s = Arc::clone(&started);
     jobs.submit(7, "slow", Priority(0), move |cancel| {
         s.store(1, Ordering::SeqCst);
-        for _ in 0..2000 {
-            if cancel.is_cancelled() {
-                return None; // stops between stages
-            }
-            std::thread::sleep(Duration::from_millis(1));
+        // Runs until superseded: it stops between stages once its token is set.
+        while !cancel.is_cancelled() {
+            std::thread::yield_now();
         }
-        Some(1)
+        None
     });
-    while started.load(Ordering::SeqCst) == 0 {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    wait_until("the slow job to start", || started.load(Ordering::SeqCst) == 1);
     jobs.submit(7, "slow", Priority(0), |_| Some(2)); // supersedes the running one
     let got = collect(&jobs, 1);
     assert_eq!(got, vec![(7, 2)]);
-    std::thread::sleep(Duration::from_millis(50));
-    assert!(jobs.wait(Duration::from_millis(50)).is_none(), "the superseded result must be dropped");
-    let stats = jobs.stats();
-    assert!(stats.kinds["slow"].cancelled + stats.kinds["slow"].stale >= 1, "{stats:?}");
+    // The superseded run stops at its token and its result arrives stale:
+    // no `wait` ever hands it out, until the drop has been counted.
+    wait_until("the superseded result to arrive and be dropped", || {
+        assert!(jobs.wait(Duration::from_millis(10)).is_none(), "the superseded result must be dropped");
+        jobs.stats().kinds["slow"].stale >= 1
+    });
+    assert_eq!(jobs.stats().kinds["slow"].cancelled, 1, "{:?}", jobs.stats());
 }
 
 #[test]
@@ -131,39 +150,42 @@ fn a_panicking_job_fails_alone() {
     jobs.submit(1, "bad", Priority(0), |_| panic!("boom"));
     jobs.submit(2, "good", Priority(1), |_| Some(2));
     let mut results = Vec::new();
-    for _ in 0..2 {
-        if let Some(d) = jobs.wait(Duration::from_secs(5)) {
+    wait_until("both results", || {
+        if let Some(d) = jobs.wait(Duration::from_millis(100)) {
             results.push((d.key, d.result));
         }
-    }
+        results.len() == 2
+    });
     results.sort();
     assert_eq!(results, vec![(1, None), (2, Some(2))]);
 }
 
 #[test]
 fn shutting_down_with_work_queued_is_clean() {
-    let ran = Arc::new(AtomicUsize::new(0));
-    let start = Instant::now();
+    let (ran, returned) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let at_drop;
     {
         let jobs: JobSystem<u32, u32> = JobSystem::new(2);
         for key in 0..10_000u32 {
-            let ran = Arc::clone(&ran);
+            let (ran, returned) = (Arc::clone(&ran), Arc::clone(&returned));
             jobs.submit(key, "queued", Priority(0), move |cancel| {
                 ran.fetch_add(1, Ordering::SeqCst);
-                for _ in 0..10 {
-                    if cancel.is_cancelled() {
-                        return None;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
+                // Runs until cancelled: only shutting down ends it.
+                while !cancel.is_cancelled() {
+                    std::thread::yield_now();
                 }
-                Some(key)
+                returned.fetch_add(1, Ordering::SeqCst);
+                None
             });
         }
-        std::thread::sleep(Duration::from_millis(30));
+        wait_until("both workers to be inside a job", || ran.load(Ordering::SeqCst) == 2);
+        at_drop = ran.load(Ordering::SeqCst);
     }
-    // Dropped with thousands waiting: few ran, and dropping did not wait for the rest.
-    std::thread::sleep(Duration::from_millis(100));
-    let n = ran.load(Ordering::SeqCst);
-    assert!(n < 200, "{n} jobs ran after shutdown began");
-    assert!(start.elapsed() < Duration::from_secs(5));
+    // Dropping did not wait for the queue (its jobs never end by themselves):
+    // it cancelled the running ones, which return, and no other job starts.
+    wait_until("the running jobs to return", || returned.load(Ordering::SeqCst) == at_drop);
+    for _ in 0..1000 {
+        std::thread::yield_now();
+    }
+    assert_eq!(ran.load(Ordering::SeqCst), at_drop, "jobs started after shutdown began");
 }

@@ -14,7 +14,8 @@
 //! `--script` replaces the keyboard and mouse with a timed input script (a
 //! built-in name or a JSON file) and `--seconds` quits after that long,
 //! writing `--screenshot`: how the client is tested under Xvfb. A script's
-//! clock, and `--seconds` with it, starts once the view has streamed in.
+//! clock, and `--seconds` with it, is simulated (1/30 s a frame) and starts
+//! once the view has streamed in.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -189,7 +190,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         title_at: Instant::now(),
         frames: 0,
         fps: 0.0,
-        script_from: None,
+        script_clock: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
     eprintln!("{}", app.title(app.fps));
@@ -223,8 +224,10 @@ struct Client {
     title_at: Instant,
     frames: u32,
     fps: f64,
-    /// When the script's clock started (the view had streamed in).
-    script_from: Option<Instant>,
+    /// The script's simulated clock, seconds: it starts once the view has
+    /// streamed in and then advances by `SCRIPT_DT` a frame, whatever the
+    /// frame took (`None` before it starts).
+    script_clock: Option<f64>,
 }
 
 impl std::fmt::Debug for Client {
@@ -301,6 +304,9 @@ impl Client {
 
 /// Longest a script waits for the view to stream in before it starts, seconds.
 const SCRIPT_WAIT_S: f64 = 60.0;
+
+/// A scripted frame's step of the simulated clock, seconds.
+const SCRIPT_DT: f64 = 1.0 / 30.0;
 
 /// Keys an input script may hold.
 const KEYS: [&str; 9] = ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump"];
@@ -437,15 +443,20 @@ impl Client {
 
     fn frame(&mut self, event_loop: &ActiveEventLoop) {
         let now = Instant::now();
-        let dt = (now - self.last_frame).as_secs_f64().min(0.25);
+        let mut dt = (now - self.last_frame).as_secs_f64().min(0.25);
         self.last_frame = now;
         let elapsed = (now - self.started).as_secs_f64();
-        // A script's clock, and `--seconds` with it, runs from when the view
-        // has first streamed in (or a minute has passed): a scripted run
-        // does the same on a fast machine and a slow, busy one.
-        let clock = match (&self.script, self.script_from) {
+        // A script's clock, and `--seconds` with it, is simulated: it starts
+        // when the view has first streamed in (or a minute has passed) and
+        // moves by a fixed step a frame, so a scripted run makes the same
+        // moves on a fast machine and on a slow, busy one.
+        let clock = match (&self.script, &mut self.script_clock) {
             (None, _) => elapsed,
-            (Some(_), Some(from)) => (now - from).as_secs_f64(),
+            (Some(_), Some(clock)) => {
+                *clock += SCRIPT_DT;
+                dt = SCRIPT_DT;
+                *clock
+            }
             (Some(_), None) => -1.0,
         };
         self.step(dt, clock);
@@ -453,8 +464,9 @@ impl Client {
         let (width, height) = w.surface.size();
         let camera = ViewCamera::new(self.player.pose);
         self.world.update(&camera.engine_camera(f64::from(width) / f64::from(height.max(1))));
-        if self.script.is_some() && self.script_from.is_none() && (self.world.is_settled() || elapsed > SCRIPT_WAIT_S) {
-            self.script_from = Some(now);
+        if self.script.is_some() && self.script_clock.is_none() && (self.world.is_settled() || elapsed > SCRIPT_WAIT_S)
+        {
+            self.script_clock = Some(0.0);
         }
         let capture = self.screenshot.is_some();
         let Some(w) = &mut self.window else { return };

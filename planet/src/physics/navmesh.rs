@@ -505,7 +505,7 @@ impl Ceilings {
     }
 
     /// Whether a ray from `from` along `up` meets a triangle closer than
-    /// `headroom` metres: the collider's answer (`TriMesh::cast_local_ray`,
+    /// `headroom` metres: the collider's answer (`Collider::cast_ray`,
     /// hollow, strictly closer) for a ray that starts in the air.
     fn blocks(&self, from: Vec3, up: Vec3, headroom: f32) -> bool {
         let to_frame = |v: Vec3| Vec3::new(v.dot(self.frame[0]), v.dot(self.frame[1]), v.dot(self.frame[2]));

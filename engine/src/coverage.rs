@@ -10,26 +10,50 @@ use planet::geometry::{PlanetGrid, REGION_CELLS, face_coords};
 use crate::lod::ColumnKey;
 use crate::streamer::descends_from;
 
+/// How a set of columns fails to cover a planet exactly once.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoverError {
+    /// The same column twice.
+    #[error("a column is shown twice")]
+    Twice,
+    /// A column inside another shown one.
+    #[error("{inner:?} is shown inside {outer:?}")]
+    Nested {
+        /// The finer column.
+        inner: ColumnKey,
+        /// The coarser column holding it.
+        outer: ColumnKey,
+    },
+    /// Gaps: the shown area, in LOD-0 columns, is not the planet's.
+    #[error("shown area {shown} of {whole} LOD-0 columns")]
+    Area {
+        /// The shown area.
+        shown: u64,
+        /// The planet's.
+        whole: u64,
+    },
+}
+
 /// Checks that `columns` cover every face exactly once: no column inside
 /// another, and areas adding up to the planet's. Returns what is wrong.
-pub fn check_exact_cover(grid: &PlanetGrid, columns: &[ColumnKey]) -> Result<(), String> {
+pub fn check_exact_cover(grid: &PlanetGrid, columns: &[ColumnKey]) -> Result<(), CoverError> {
     let set: BTreeSet<ColumnKey> = columns.iter().copied().collect();
     if set.len() != columns.len() {
-        return Err("a column is shown twice".to_owned());
+        return Err(CoverError::Twice);
     }
     for &c in columns {
         let mut a = c;
         while a.lod < grid.max_lod {
             a = a.parent();
             if set.contains(&a) {
-                return Err(format!("{c:?} is shown inside {a:?}"));
+                return Err(CoverError::Nested { inner: c, outer: a });
             }
         }
     }
     let n = u64::from(grid.regions_across(0));
-    let area: u64 = columns.iter().map(|c| c.area()).sum();
-    if area != 6 * n * n {
-        return Err(format!("shown area {area} of {} LOD-0 columns", 6 * n * n));
+    let shown: u64 = columns.iter().map(|c| c.area()).sum();
+    if shown != 6 * n * n {
+        return Err(CoverError::Area { shown, whole: 6 * n * n });
     }
     Ok(())
 }

@@ -42,5 +42,5 @@ pub use cache::{RegionCache, RegionId};
 pub use camera::Camera;
 pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};
 pub use streamer::{FrameReport, RegionJobs, StreamSettings, Streamer, descends_from};
-pub use view::{Pose, ViewSpec, lat_lon_of, sunlit_land};
+pub use view::{Pose, ViewError, ViewSpec, lat_lon_of, sunlit_land};
 pub use world::{Attached, World, WorldBuilder, WorldPlanet, WorldSettings};

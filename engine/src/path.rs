@@ -48,12 +48,45 @@ pub const BUILTIN: [(&str, &str); 3] = [
     ("walk", include_str!("../../data/paths/walk.json")),
 ];
 
+/// Why a camera path file cannot be used; each names the field and what is allowed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PathError {
+    /// Not JSON of a path's shape (serde's message, with its line and column).
+    #[error("{0}")]
+    Json(String),
+    /// No keyframes.
+    #[error("keyframes: must hold at least one keyframe")]
+    NoKeyframes,
+    /// A keyframe's number outside its range.
+    #[error("keyframes[{index}].{field} = {value}: must be in {lo}..={hi}")]
+    OutOfRange {
+        /// The keyframe.
+        index: usize,
+        /// Its field.
+        field: &'static str,
+        /// The value.
+        value: f64,
+        /// The smallest allowed.
+        lo: f64,
+        /// The largest allowed.
+        hi: f64,
+    },
+    /// A keyframe's time not after the one before.
+    #[error("keyframes[{index}].t = {t}: must be after keyframes[{}].t", index - 1)]
+    NotAfter {
+        /// The keyframe.
+        index: usize,
+        /// Its time.
+        t: f64,
+    },
+}
+
 impl CameraPath {
     /// Parses and checks a path.
-    pub fn from_json(text: &str) -> Result<Self, String> {
-        let path: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str) -> Result<Self, PathError> {
+        let path: Self = serde_json::from_str(text).map_err(|e| PathError::Json(e.to_string()))?;
         if path.keyframes.is_empty() {
-            return Err("keyframes: must hold at least one keyframe".to_owned());
+            return Err(PathError::NoKeyframes);
         }
         for (i, k) in path.keyframes.iter().enumerate() {
             let checks = [
@@ -66,11 +99,11 @@ impl CameraPath {
             ];
             for (field, v, lo, hi) in checks {
                 if !v.is_finite() || v < lo || v > hi {
-                    return Err(format!("keyframes[{i}].{field} = {v}: must be in {lo}..={hi}"));
+                    return Err(PathError::OutOfRange { index: i, field, value: v, lo, hi });
                 }
             }
             if i > 0 && k.t <= path.keyframes[i - 1].t {
-                return Err(format!("keyframes[{i}].t = {}: must be after keyframes[{}].t", k.t, i - 1));
+                return Err(PathError::NotAfter { index: i, t: k.t });
             }
         }
         Ok(path)
@@ -169,15 +202,20 @@ mod tests {
 
     #[test]
     fn bad_paths_are_errors() {
-        assert!(CameraPath::from_json("{}").unwrap_err().contains("missing field"));
+        assert!(CameraPath::from_json("{}").unwrap_err().to_string().contains("missing field"));
         let no_frames = r#"{"name":"x","planet":0,"keyframes":[]}"#;
-        assert!(CameraPath::from_json(no_frames).unwrap_err().contains("at least one"));
+        assert!(CameraPath::from_json(no_frames).unwrap_err().to_string().contains("at least one"));
         let backwards = r#"{"name":"x","planet":0,"keyframes":[
             {"t":1,"lat":0,"lon":0,"altitude_m":1,"heading_deg":0,"pitch_deg":0},
             {"t":1,"lat":0,"lon":0,"altitude_m":1,"heading_deg":0,"pitch_deg":0}]}"#;
-        assert!(CameraPath::from_json(backwards).unwrap_err().contains("keyframes[1].t = 1: must be after"));
+        assert!(
+            CameraPath::from_json(backwards).unwrap_err().to_string().contains("keyframes[1].t = 1: must be after")
+        );
         let bad_lat = r#"{"name":"x","planet":0,"keyframes":[{"t":0,"lat":95,"lon":0,"altitude_m":1,"heading_deg":0,"pitch_deg":0}]}"#;
-        assert_eq!(CameraPath::from_json(bad_lat).unwrap_err(), "keyframes[0].lat = 95: must be in -90..=90");
+        assert_eq!(
+            CameraPath::from_json(bad_lat).unwrap_err().to_string(),
+            "keyframes[0].lat = 95: must be in -90..=90"
+        );
     }
 
     #[test]

@@ -64,21 +64,67 @@ impl Default for ViewSpec {
     }
 }
 
+/// Why a view string or a view cannot be used; each names the key and what is allowed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ViewError {
+    /// A part that is not `key=value`.
+    #[error("`{0}` is not key=value")]
+    NotKeyValue(String),
+    /// A value that is not a number.
+    #[error("{key} = `{value}` is not a number")]
+    NotANumber {
+        /// The key.
+        key: String,
+        /// Its value as written.
+        value: String,
+    },
+    /// A number outside its key's range.
+    #[error("{key} = {value}: must be in {lo}..={hi}")]
+    OutOfRange {
+        /// The key.
+        key: String,
+        /// Its value as written.
+        value: String,
+        /// The smallest allowed.
+        lo: f64,
+        /// The largest allowed.
+        hi: f64,
+    },
+    /// A key views do not have.
+    #[error("unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov)")]
+    UnknownKey(String),
+    /// `planet` or `look` names a planet the system does not have.
+    #[error("{key} = {planet}: the system has planets 0..={last}")]
+    NoSuchPlanet {
+        /// `planet` or `look`.
+        key: &'static str,
+        /// The planet named.
+        planet: u32,
+        /// The system's last planet.
+        last: usize,
+    },
+    /// `look` names the planet stood over.
+    #[error("look = {0}: a planet cannot look at itself")]
+    LookAtSelf(u32),
+}
+
 impl std::str::FromStr for ViewSpec {
-    type Err = String;
+    type Err = ViewError;
 
     /// Parses `key=value` pairs separated by commas; keys left out keep
     /// their defaults (planet 1, lat 0, lon 0, alt 2, heading 0, pitch 0, fov 60).
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, ViewError> {
         let mut v = Self::default();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = pair.split_once('=').ok_or_else(|| format!("view: `{pair}` is not key=value"))?;
-            let number = |lo: f64, hi: f64| -> Result<f64, String> {
-                let x: f64 = value.trim().parse().map_err(|_| format!("view: {key} = `{value}` is not a number"))?;
+            let (key, value) = pair.split_once('=').ok_or_else(|| ViewError::NotKeyValue(pair.to_owned()))?;
+            let number = |lo: f64, hi: f64| -> Result<f64, ViewError> {
+                let (key, value) = (key.trim().to_owned(), value.trim().to_owned());
+                let x: f64 =
+                    value.parse().map_err(|_| ViewError::NotANumber { key: key.clone(), value: value.clone() })?;
                 if x.is_finite() && (lo..=hi).contains(&x) {
                     Ok(x)
                 } else {
-                    Err(format!("view: {key} = {value}: must be in {lo}..={hi}"))
+                    Err(ViewError::OutOfRange { key, value, lo, hi })
                 }
             };
             match key.trim() {
@@ -90,11 +136,7 @@ impl std::str::FromStr for ViewSpec {
                 "pitch" => v.pitch = number(-90.0, 90.0)?,
                 "look" => v.look = Some(number(0.0, 255.0)? as u32),
                 "fov" => v.fov = number(1.0, 120.0)?,
-                other => {
-                    return Err(format!(
-                        "view: unknown key `{other}` (keys: planet, lat, lon, alt, heading, pitch, look, fov)"
-                    ));
-                }
+                other => return Err(ViewError::UnknownKey(other.to_owned())),
             }
         }
         Ok(v)
@@ -104,23 +146,22 @@ impl std::str::FromStr for ViewSpec {
 impl ViewSpec {
     /// The pose of this view in `world`, or an error naming a planet that
     /// does not exist.
-    pub fn pose(&self, world: &World) -> Result<Pose, String> {
-        let count = world.planets.len();
-        let planet = world
-            .planets
-            .get(self.planet as usize)
-            .ok_or_else(|| format!("view: planet = {}: the system has planets 0..={}", self.planet, count - 1))?;
+    pub fn pose(&self, world: &World) -> Result<Pose, ViewError> {
+        let last = world.planets.len().saturating_sub(1);
+        let planet = world.planets.get(self.planet as usize).ok_or(ViewError::NoSuchPlanet {
+            key: "planet",
+            planet: self.planet,
+            last,
+        })?;
         let d = planet::terrain::lat_lon_direction(self.lat as f32, self.lon as f32).as_dvec3().normalize();
         let ground = world.ground_height(planet, planet.position + d);
         let position = planet.position + d * (planet.radius + ground + self.alt);
         let forward = match self.look {
             Some(i) => {
-                let target = world
-                    .planets
-                    .get(i as usize)
-                    .ok_or_else(|| format!("view: look = {i}: the system has planets 0..={}", count - 1))?;
+                let target =
+                    world.planets.get(i as usize).ok_or(ViewError::NoSuchPlanet { key: "look", planet: i, last })?;
                 if i == self.planet {
-                    return Err(format!("view: look = {i}: a planet cannot look at itself"));
+                    return Err(ViewError::LookAtSelf(i));
                 }
                 (target.position - position).normalize()
             }
@@ -205,10 +246,10 @@ mod tests {
         let v: ViewSpec = "planet=2, lat=10,lon=-20,alt=300,heading=45,pitch=-10".parse().unwrap();
         assert_eq!((v.planet, v.lat, v.lon, v.alt, v.heading, v.pitch), (2, 10.0, -20.0, 300.0, 45.0, -10.0));
         assert_eq!("look=3".parse::<ViewSpec>().unwrap().look, Some(3));
-        assert_eq!("lat=95".parse::<ViewSpec>().unwrap_err(), "view: lat = 95: must be in -90..=90");
-        assert!("alt=x".parse::<ViewSpec>().unwrap_err().contains("not a number"));
-        assert!("speed=3".parse::<ViewSpec>().unwrap_err().contains("unknown key `speed`"));
-        assert!("lat".parse::<ViewSpec>().unwrap_err().contains("not key=value"));
+        assert_eq!("lat=95".parse::<ViewSpec>().unwrap_err().to_string(), "lat = 95: must be in -90..=90");
+        assert!("alt=x".parse::<ViewSpec>().unwrap_err().to_string().contains("not a number"));
+        assert!("speed=3".parse::<ViewSpec>().unwrap_err().to_string().contains("unknown key `speed`"));
+        assert!("lat".parse::<ViewSpec>().unwrap_err().to_string().contains("not key=value"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! finished and read the pixels back. Settled views draw the same bytes
 //! every time on one backend.
 
+use crate::error::RenderError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -64,7 +65,11 @@ impl Capture {
     }
 
     /// Draws the world as it stands from `camera`, every fade finished.
-    pub fn draw(&mut self, camera: &ViewCamera, options: &RenderOptions) -> Result<(RgbaImage, FrameStats), String> {
+    pub fn draw(
+        &mut self,
+        camera: &ViewCamera,
+        options: &RenderOptions,
+    ) -> Result<(RgbaImage, FrameStats), RenderError> {
         // Bring every shown region in and end its fade before drawing; the
         // draw's own sync then finds nothing new, so its uploads are these.
         let uploaded = self.renderer.sync(&self.world, options.time);
@@ -77,7 +82,7 @@ impl Capture {
 }
 
 /// Streams `view` until settled (or `timeout`) and captures it with the sky.
-pub fn capture_view(capture: &mut Capture, view: &ViewSpec, timeout: Duration) -> Result<Shot, String> {
+pub fn capture_view(capture: &mut Capture, view: &ViewSpec, timeout: Duration) -> Result<Shot, RenderError> {
     let pose = view.pose(&capture.world)?;
     let camera = ViewCamera { pose, fov_y: view.fov.to_radians() };
     let start = Instant::now();

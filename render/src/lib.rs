@@ -16,6 +16,7 @@
 //! ```
 
 mod capture;
+mod error;
 mod gpu;
 mod meshes;
 mod renderer;
@@ -24,6 +25,7 @@ mod textures;
 mod window;
 
 pub use capture::{Capture, Shot, capture_view};
+pub use error::RenderError;
 pub use gpu::{Gpu, GpuError, instance, instance_for_display};
 pub use meshes::FADE_S;
 pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, NEAR_M, RenderOptions, Renderer, ViewCamera};

@@ -2,6 +2,7 @@
 //! back of a drawn frame into an RGBA image (rows unpadded, BGRA swizzled),
 //! for captures, tests and the flight client's screenshots.
 
+use crate::error::RenderError;
 use image::RgbaImage;
 
 use crate::gpu::Gpu;
@@ -48,13 +49,13 @@ impl Offscreen {
     }
 
     /// Reads the colour back (waits for the GPU).
-    pub fn read(&self, gpu: &Gpu) -> Result<RgbaImage, String> {
+    pub fn read(&self, gpu: &Gpu) -> Result<RgbaImage, RenderError> {
         read_texture(gpu, &self.color, self.format)
     }
 }
 
 /// Reads an 8-bit RGBA or BGRA texture back into an image.
-pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture, format: wgpu::TextureFormat) -> Result<RgbaImage, String> {
+pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture, format: wgpu::TextureFormat) -> Result<RgbaImage, RenderError> {
     let (width, height) = (texture.width(), texture.height());
     let row = (4 * width).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
     let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
@@ -83,15 +84,15 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture, format: wgpu::TextureFor
     slice.map_async(wgpu::MapMode::Read, move |r| {
         let _ = sender.send(r);
     });
-    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| format!("waiting for the GPU: {e}"))?;
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| RenderError::Poll(e.to_string()))?;
     receiver
         .recv()
-        .map_err(|e| format!("reading the frame back: {e}"))?
-        .map_err(|e| format!("reading the frame back: {e}"))?;
+        .map_err(|e| RenderError::Readback(e.to_string()))?
+        .map_err(|e| RenderError::Readback(e.to_string()))?;
     let bgra = matches!(format, wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb);
     let mut pixels = Vec::with_capacity((4 * width * height) as usize);
     {
-        let data = slice.get_mapped_range().map_err(|e| format!("reading the frame back: {e:?}"))?;
+        let data = slice.get_mapped_range().map_err(|e| RenderError::Readback(format!("{e:?}")))?;
         for y in 0..height as usize {
             let start = y * row as usize;
             let line = &data[start..start + 4 * width as usize];
@@ -105,5 +106,5 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture, format: wgpu::TextureFor
         }
     }
     buffer.unmap();
-    RgbaImage::from_raw(width, height, pixels).ok_or_else(|| "the frame has the wrong size".to_string())
+    RgbaImage::from_raw(width, height, pixels).ok_or(RenderError::WrongSize)
 }

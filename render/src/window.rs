@@ -3,6 +3,7 @@
 //! read back before it is presented, so a screenshot is exactly what the
 //! window showed.
 
+use crate::error::RenderError;
 use std::sync::Arc;
 
 use image::RgbaImage;
@@ -87,7 +88,7 @@ impl WindowSurface {
         &mut self,
         keep: bool,
         draw: impl FnOnce(&wgpu::TextureView) -> FrameStats,
-    ) -> Result<Option<FrameStats>, String> {
+    ) -> Result<Option<FrameStats>, RenderError> {
         let texture = match self.surface.get_current_texture() {
             wgpu::CurrentSurfaceTexture::Success(t) | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
@@ -95,7 +96,7 @@ impl WindowSurface {
                 return Ok(None);
             }
             wgpu::CurrentSurfaceTexture::Timeout | wgpu::CurrentSurfaceTexture::Occluded => return Ok(None),
-            wgpu::CurrentSurfaceTexture::Validation => return Err("the window's surface is invalid".into()),
+            wgpu::CurrentSurfaceTexture::Validation => return Err(RenderError::InvalidSurface),
         };
         let view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
         let stats = draw(&view);

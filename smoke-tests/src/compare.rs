@@ -6,6 +6,7 @@
 //! different speeds compare; a figure more than `ALLOWANCE` worse (and worse
 //! by more than its noise floor) fails.
 
+use crate::error::SmokeError;
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
@@ -95,7 +96,7 @@ pub fn compare(
     current_dir: &Path,
     baseline: Option<&ScenarioResult>,
     baseline_dir: &Path,
-) -> Result<Comparison, String> {
+) -> Result<Comparison, SmokeError> {
     let Some(baseline) = baseline else { return Ok(Comparison::default()) };
     let mut out = Comparison { has_baseline: true, ..Comparison::default() };
     let name = &current.name;
@@ -124,7 +125,7 @@ pub fn compare(
         }
         let (diff, changed, mean_delta) = difference(&now, &base);
         let diff_path = current_dir.join(format!("{}.diff.png", k.name));
-        diff.save(&diff_path).map_err(|e| format!("cannot write {}: {e}", diff_path.display()))?;
+        diff.save(&diff_path).map_err(|e| SmokeError::io("write", &diff_path, e))?;
         let pass = changed <= MAX_CHANGED;
         if !pass {
             out.failures.push(format!(
@@ -159,8 +160,8 @@ pub fn compare(
     Ok(out)
 }
 
-fn open(path: &Path) -> Result<RgbaImage, String> {
-    Ok(image::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?.to_rgba8())
+fn open(path: &Path) -> Result<RgbaImage, SmokeError> {
+    Ok(image::open(path).map_err(|e| SmokeError::io("read", path, e))?.to_rgba8())
 }
 
 /// Oklab of an sRGB8 pixel, x100.

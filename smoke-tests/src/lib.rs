@@ -7,10 +7,12 @@
 //! `cargo run --release -p smoke-tests -- [--out DIR] [--scenario NAME] [--short] [--bless]`
 
 pub mod compare;
+mod error;
 pub mod report;
 pub mod run;
 pub mod scenario;
 
+pub use crate::error::SmokeError;
 use std::path::{Path, PathBuf};
 
 use compare::compare;
@@ -55,12 +57,12 @@ impl SmokeOptions {
 }
 
 /// The scenarios `options` selects; unknown names are errors listing the known ones.
-pub fn select(options: &SmokeOptions) -> Result<Vec<Scenario>, String> {
+pub fn select(options: &SmokeOptions) -> Result<Vec<Scenario>, SmokeError> {
     let all = scenario::all_in(&options.scenarios)?;
     for name in &options.names {
         if !all.iter().any(|s| &s.name == name) {
             let known: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
-            return Err(format!("--scenario {name}: no such scenario (known: {})", known.join(", ")));
+            return Err(SmokeError::UnknownScenario { name: name.clone(), known: known.join(", ") });
         }
     }
     Ok(all
@@ -72,12 +74,12 @@ pub fn select(options: &SmokeOptions) -> Result<Vec<Scenario>, String> {
 /// Runs the selected scenarios, compares them (or blesses them), writes the
 /// report, and returns it; `Err` is for bad input and broken files, not for
 /// regressions (those are `Report::failures`).
-pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Result<Report, String> {
+pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Result<Report, SmokeError> {
     let scenarios = select(options)?;
     if scenarios.is_empty() {
-        return Err(format!("no scenarios in {}", options.scenarios.display()));
+        return Err(SmokeError::NoScenarios(options.scenarios.clone()));
     }
-    std::fs::create_dir_all(&options.out).map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
+    std::fs::create_dir_all(&options.out).map_err(|e| SmokeError::io("create", &options.out, e))?;
     let mut report = Report { passed: true, failures: Vec::new(), blessed: options.bless, scenarios: Vec::new() };
     for s in &scenarios {
         progress(&format!(
@@ -95,7 +97,7 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
             let from = base_dir.join(&k.image);
             if from.exists() {
                 let to = dir.join(format!("{}.baseline.png", k.name));
-                std::fs::copy(&from, &to).map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
+                std::fs::copy(&from, &to).map_err(|e| SmokeError::io("copy", &from, e))?;
             }
         }
         let comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?;
@@ -122,25 +124,25 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
     Ok(report)
 }
 
-fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, String> {
+fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, SmokeError> {
     let file = dir.join("baseline.json");
     if !file.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    serde_json::from_str(&text).map(Some).map_err(|e| format!("{}: not a baseline: {e}", file.display()))
+    let text = std::fs::read_to_string(&file).map_err(|e| SmokeError::io("read", &file, e))?;
+    serde_json::from_str(&text).map(Some).map_err(|e| SmokeError::invalid(&file, format!("not a baseline: {e}")))
 }
 
 /// Rewrites a baseline: PNGs first, then `baseline.json` through a temporary
 /// file, so an interrupted bless never leaves a half-written figure file.
-fn bless(result: &ScenarioResult, from: &Path, to: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+fn bless(result: &ScenarioResult, from: &Path, to: &Path) -> Result<(), SmokeError> {
+    std::fs::create_dir_all(to).map_err(|e| SmokeError::io("create", to, e))?;
     for k in &result.keyframes {
         std::fs::copy(from.join(&k.image), to.join(&k.image))
-            .map_err(|e| format!("cannot write {}: {e}", to.join(&k.image).display()))?;
+            .map_err(|e| SmokeError::io("write", &to.join(&k.image), e))?;
     }
-    let json = serde_json::to_string_pretty(result).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string_pretty(result).map_err(|e| SmokeError::invalid(&to.join("baseline.json"), e))?;
     let temp = to.join("baseline.json.tmp");
-    std::fs::write(&temp, json).map_err(|e| format!("cannot write {}: {e}", temp.display()))?;
-    std::fs::rename(&temp, to.join("baseline.json")).map_err(|e| format!("cannot write {}: {e}", to.display()))
+    std::fs::write(&temp, json).map_err(|e| SmokeError::io("write", &temp, e))?;
+    std::fs::rename(&temp, to.join("baseline.json")).map_err(|e| SmokeError::io("write", &to.join("baseline.json"), e))
 }

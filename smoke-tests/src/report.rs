@@ -4,6 +4,7 @@
 //! against the baseline with the failing ones in red, and SVG plots of the
 //! frame times and streaming along the path (the baseline's dashed).
 
+use crate::error::SmokeError;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -38,10 +39,10 @@ pub struct Report {
 
 /// Writes `report.json` and `report.html` into `dir` (screenshots are in
 /// `dir/<scenario>/`, baselines copied beside them as `*.baseline.png`).
-pub fn write(report: &Report, dir: &Path) -> Result<(), String> {
-    let json = serde_json::to_string_pretty(report).map_err(|e| e.to_string())?;
+pub fn write(report: &Report, dir: &Path) -> Result<(), SmokeError> {
+    let json = serde_json::to_string_pretty(report).map_err(|e| SmokeError::invalid(&dir.join("report.json"), e))?;
     let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+        std::fs::write(dir.join(name), text).map_err(|e| SmokeError::io("write", &dir.join(name), e))
     };
     write("report.json", &json)?;
     write("report.html", &html(report))

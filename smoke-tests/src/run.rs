@@ -6,6 +6,7 @@
 //! and a calibration (a fixed set of regions built on one thread) that puts
 //! figures from different machines on one scale.
 
+use crate::error::SmokeError;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -168,16 +169,16 @@ pub fn calibrate() -> f64 {
 }
 
 /// Runs `scenario`, writing its PNGs into `dir`.
-pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Result<ScenarioResult, String> {
+pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Result<ScenarioResult, SmokeError> {
     let plan = match scenario.system_file() {
         None => PlannedSystem::default_system(),
         Some(file) => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
+            let text = std::fs::read_to_string(&file).map_err(|e| SmokeError::io("read", &file, e))?;
             PlannedSystem::from_json(&text)
-                .map_err(|e| format!("{}: not a valid system recipe:\n{e}", file.display()))?
+                .map_err(|e| SmokeError::invalid(&file, format!("not a valid system recipe:\n{e}")))?
         }
     };
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| SmokeError::io("create", dir, e))?;
     // Calibrated before and after the run, keeping the faster: a run's first
     // calibration can meet a cold process or a busy machine.
     let calibration_before = calibrate();
@@ -185,7 +186,7 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
         WorldSettings { threads: options.threads, slow_builds: options.slow_builds, ..WorldSettings::default() };
     let world = World::new(Arc::new(plan), settings);
     let size = (scenario.size[0], scenario.size[1]);
-    let mut capture = Capture::new(world, size).map_err(|e| e.to_string())?;
+    let mut capture = Capture::new(world, size)?;
     let gpu = Arc::clone(capture.renderer.gpu());
     let stops = scenario.stops();
     let aspect = f64::from(size.0) / f64::from(size.1);
@@ -229,7 +230,7 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
             let settle_s = settle_start.elapsed().as_secs_f64();
             let (image, stats) = capture.draw(&camera, &RenderOptions { time: t, ..RenderOptions::default() })?;
             let file = format!("{}.png", stop.name);
-            image.save(dir.join(&file)).map_err(|e| format!("cannot write {}: {e}", dir.join(&file).display()))?;
+            image.save(dir.join(&file)).map_err(|e| SmokeError::io("write", &dir.join(&file), e))?;
             record_stages(&capture.world, &mut seen, &mut stage_ms);
             keyframes.push(KeyframeResult {
                 name: stop.name.clone(),

@@ -5,6 +5,7 @@
 //! view's numbers are interpolated); between planets it flies straight
 //! through space.
 
+use crate::error::SmokeError;
 use std::path::{Path, PathBuf};
 
 use engine::{Pose, ViewSpec, World};
@@ -59,35 +60,41 @@ pub struct Stop {
 
 impl Scenario {
     /// Loads and checks a scenario file; errors name the file and field.
-    pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        let mut s: Scenario = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    pub fn load(path: &Path) -> Result<Self, SmokeError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SmokeError::io("read", path, e))?;
+        let mut s: Scenario = serde_json::from_str(&text).map_err(|e| SmokeError::invalid(path, e))?;
         s.file = path.to_path_buf();
-        s.check().map_err(|e| format!("{}: {e}", path.display()))?;
+        s.check().map_err(|e| SmokeError::invalid(path, e))?;
         Ok(s)
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), SmokeError> {
         let [w, h] = self.size;
         if !(16..=4096).contains(&w) || !(16..=4096).contains(&h) {
-            return Err(format!("size = [{w}, {h}]: each must be in 16..=4096"));
+            return Err(SmokeError::Field(format!("size = [{w}, {h}]: each must be in 16..=4096")));
         }
         if !(self.fps.is_finite() && (1.0..=120.0).contains(&self.fps)) {
-            return Err(format!("fps = {}: must be in 1..=120", self.fps));
+            return Err(SmokeError::Field(format!("fps = {}: must be in 1..=120", self.fps)));
         }
         if self.keyframes.is_empty() {
-            return Err("keyframes: needs at least one".into());
+            return Err(SmokeError::Field("keyframes: needs at least one".into()));
         }
         for (i, k) in self.keyframes.iter().enumerate() {
             if k.name.is_empty() || !k.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                return Err(format!("keyframes[{i}].name = {:?}: letters, digits, - and _ only", k.name));
+                return Err(SmokeError::Field(format!(
+                    "keyframes[{i}].name = {:?}: letters, digits, - and _ only",
+                    k.name
+                )));
             }
             if !k.t.is_finite() || k.t < 0.0 || (i > 0 && k.t <= self.keyframes[i - 1].t) {
-                return Err(format!("keyframes[{i}].t = {}: must be at least 0 and after the previous", k.t));
+                return Err(SmokeError::Field(format!(
+                    "keyframes[{i}].t = {}: must be at least 0 and after the previous",
+                    k.t
+                )));
             }
-            k.view.parse::<ViewSpec>().map_err(|e| format!("keyframes[{i}].{e}"))?;
+            k.view.parse::<ViewSpec>().map_err(|e| SmokeError::Field(format!("keyframes[{i}].view: {e}")))?;
             if self.keyframes[..i].iter().any(|o| o.name == k.name) {
-                return Err(format!("keyframes[{i}].name = {}: used twice", k.name));
+                return Err(SmokeError::Field(format!("keyframes[{i}].name = {}: used twice", k.name)));
             }
         }
         Ok(())
@@ -116,7 +123,7 @@ impl Scenario {
 }
 
 /// The camera at time `t` along `stops` in `world` (and its field of view, radians).
-pub fn pose_at(world: &World, stops: &[Stop], t: f64) -> Result<(Pose, f64), String> {
+pub fn pose_at(world: &World, stops: &[Stop], t: f64) -> Result<(Pose, f64), SmokeError> {
     let next = stops.iter().position(|s| s.t > t).unwrap_or(stops.len());
     if next == 0 || next == stops.len() {
         let s = &stops[next.min(stops.len() - 1)];
@@ -160,9 +167,9 @@ pub fn pose_at(world: &World, stops: &[Stop], t: f64) -> Result<(Pose, f64), Str
 }
 
 /// Every scenario in `dir`, sorted by name.
-pub fn all_in(dir: &Path) -> Result<Vec<Scenario>, String> {
+pub fn all_in(dir: &Path) -> Result<Vec<Scenario>, SmokeError> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: cannot read: {e}", dir.display()))?
+        .map_err(|e| SmokeError::io("read", dir, e))?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
@@ -180,7 +187,7 @@ mod tests {
             r#"{{"name":"x","description":"","system":"default","size":[64,36],"fps":10,"short":true,"keyframes":{keyframes}}}"#
         );
         let s: Scenario = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        s.check().map(|()| s)
+        s.check().map(|()| s).map_err(|e| e.to_string())
     }
 
     #[test]

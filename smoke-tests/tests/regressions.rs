@@ -115,9 +115,12 @@ fn bad_scenarios_and_names_are_errors() {
     write_scenario(&dir, "default");
     let mut o = options(&dir, "out");
     o.names = vec!["nowhere".into()];
-    assert_eq!(run_smoke(&o, &mut |_| {}).unwrap_err(), "--scenario nowhere: no such scenario (known: tiny)");
+    assert_eq!(
+        run_smoke(&o, &mut |_| {}).unwrap_err().to_string(),
+        "--scenario nowhere: no such scenario (known: tiny)"
+    );
     std::fs::write(dir.join("scenarios/broken.json"), r#"{"name":"broken","size":[1,1]}"#).unwrap();
-    let err = run_smoke(&options(&dir, "out"), &mut |_| {}).unwrap_err();
+    let err = run_smoke(&options(&dir, "out"), &mut |_| {}).unwrap_err().to_string();
     assert!(err.contains("broken.json") && err.contains("missing field"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

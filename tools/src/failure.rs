@@ -1,4 +1,6 @@
-//! How a command fails: a message for stderr and an exit code.
+//! How a command fails: a message for stderr and an exit code. Messages are
+//! written without a prefix; only [`Failure::report`] adds `error: `, to
+//! every line, so each problem reads as its own error.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -10,14 +12,24 @@ pub enum Failure {
     Invalid(String),
     /// Anything else (a file that cannot be read or written): exit code 1.
     Failed(String),
+    /// Invalid input whose lines are already the report (`planet validate`'s
+    /// list, one problem a line): printed as they are, exit code 2.
+    Listed(String),
 }
 
 impl Failure {
-    /// Prints the failure to stderr and returns its exit code.
+    /// Prints the failure to stderr, `error: ` before each line, and returns its exit code.
     pub fn report(self) -> ExitCode {
-        eprintln!("{self}");
+        match &self {
+            Self::Listed(m) => eprintln!("{m}"),
+            Self::Invalid(m) | Self::Failed(m) => {
+                for line in m.lines() {
+                    eprintln!("error: {line}");
+                }
+            }
+        }
         match self {
-            Self::Invalid(_) => ExitCode::from(2),
+            Self::Invalid(_) | Self::Listed(_) => ExitCode::from(2),
             Self::Failed(_) => ExitCode::from(1),
         }
     }
@@ -26,7 +38,7 @@ impl Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Invalid(m) | Self::Failed(m) => f.write_str(m),
+            Self::Invalid(m) | Self::Failed(m) | Self::Listed(m) => f.write_str(m),
         }
     }
 }

@@ -22,11 +22,10 @@ pub fn system(path: Option<&Path>) -> Result<PlannedSystem, Failure> {
 
 /// The text of a file, or a failure naming it.
 pub fn read(path: &Path) -> Result<String, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::Failed(format!("error: cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| Failure::Failed(format!("cannot read {}: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| {
         Failure::Invalid(format!(
-            "error: {} is not UTF-8 text (bad byte at offset {}); a recipe is a JSON file",
+            "{} is not UTF-8 text (bad byte at offset {}); a recipe is a JSON file",
             path.display(),
             e.utf8_error().valid_up_to()
         ))
@@ -36,5 +35,5 @@ pub fn read(path: &Path) -> Result<String, Failure> {
 fn invalid(path: &Path, errors: &RecipeErrors) -> Failure {
     let n = errors.errors().len();
     let plural = if n == 1 { "" } else { "s" };
-    Failure::Invalid(format!("error: {} is not a valid system recipe ({n} error{plural}):\n{errors}", path.display()))
+    Failure::Invalid(format!("{} is not a valid system recipe ({n} error{plural}):\n{errors}", path.display()))
 }

@@ -27,7 +27,7 @@ impl PlanetArgs {
         let count = system.planets.len();
         let plan = system.planet(self.planet).ok_or_else(|| {
             Failure::Invalid(format!(
-                "error: --planet {}: must be in 0..={} (the system has {count} planets)",
+                "--planet {}: must be in 0..={} (the system has {count} planets)",
                 self.planet,
                 count - 1
             ))
@@ -58,7 +58,7 @@ impl KeyArgs {
             (None, Some(at)) => {
                 let bad = || {
                     Failure::Invalid(format!(
-                        "error: --at {at}: must be LAT,LON or LAT,LON,LOD with LAT in -90..=90, LON in -180..=180"
+                        "--at {at}: must be LAT,LON or LAT,LON,LOD with LAT in -90..=90, LON in -180..=180"
                     ))
                 };
                 let (lat, lon, lod) = match lat_lon_and(at).ok_or_else(bad)? {
@@ -69,10 +69,7 @@ impl KeyArgs {
                     return Err(bad());
                 }
                 if !(0.0..=f32::from(terrain.grid.max_lod)).contains(&lod) {
-                    return Err(Failure::Invalid(format!(
-                        "error: --at {at}: LOD must be in 0..={}",
-                        terrain.grid.max_lod
-                    )));
+                    return Err(Failure::Invalid(format!("--at {at}: LOD must be in 0..={}", terrain.grid.max_lod)));
                 }
                 Ok(terrain.surface_key(lat_lon_direction(lat, lon), lod as u8))
             }
@@ -95,8 +92,8 @@ pub fn lat_lon_and(text: &str) -> Option<(f32, f32, Option<f32>)> {
 
 /// Parses and checks `--key F/L/X/Y/Z` against a planet's grid.
 pub fn key(terrain: &Terrain, text: &str) -> Result<RegionKey, Failure> {
-    let key: RegionKey = text.parse().map_err(|e| Failure::Invalid(format!("error: --key: {e}")))?;
-    terrain.grid.check(key).map_err(|e| Failure::Invalid(format!("error: --key {text}: {e}")))?;
+    let key: RegionKey = text.parse().map_err(|e| Failure::Invalid(format!("--key: {e}")))?;
+    terrain.grid.check(key).map_err(|e| Failure::Invalid(format!("--key {text}: {e}")))?;
     Ok(key)
 }
 
@@ -122,8 +119,8 @@ pub fn material_color(terrain: &Terrain, materials: [u8; 2], blend: u16) -> [f32
 pub fn write_png(path: &std::path::Path, width: u32, height: u32, rgb: Vec<u8>) -> Result<(), Failure> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
-            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", parent.display())))?;
+            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display())))?;
     }
     let image = image::RgbImage::from_raw(width, height, rgb).expect("buffer matches the size");
-    image.save(path).map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))
+    image.save(path).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))
 }

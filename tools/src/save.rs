@@ -11,5 +11,5 @@ pub fn replace(file: &Path, text: &str) -> Result<(), Failure> {
     let tmp = file.with_extension("json.tmp");
     std::fs::write(&tmp, text)
         .and_then(|()| std::fs::rename(&tmp, file))
-        .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", file.display())))
+        .map_err(|e| Failure::Failed(format!("cannot write {}: {e}", file.display())))
 }

@@ -335,7 +335,11 @@ fn path_to_an_island_is_none_and_bad_points_are_errors() {
     // The island west of the continent, across the sea: searched, none (exit 1).
     let out = planet(&["path", "--planet", "1", "--from", "-15,0", "--to", "5.6,-67.5", "--quiet"]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
-    assert!(text(&out.stderr).starts_with("no path: no walkable way from -15,0 to 5.6,-67.5"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with("error: no path: no walkable way from -15,0 to 5.6,-67.5"),
+        "{}",
+        text(&out.stderr)
+    );
     // A path that cannot be written: exit 1, naming the file.
     let out = continent_path(&["--out", "/nonexistent/path.json"]);
     assert_eq!(out.status.code(), Some(1));

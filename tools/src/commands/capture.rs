@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use engine::path::CameraPath;
 use engine::{Pose, ViewSpec, World, WorldSettings};
-use render::{Capture, RenderOptions, ViewCamera, capture_view};
+use render::{Capture, RenderError, RenderOptions, ViewCamera, capture_view};
 
 use crate::failure::Failure;
 use crate::load;
@@ -51,7 +51,7 @@ pub struct Args {
 
 /// Parses `WxH`.
 pub fn parse_size(s: &str) -> Result<(u32, u32), Failure> {
-    let bad = || Failure::Invalid(format!("error: --size {s}: must be WIDTHxHEIGHT, each in 16..=8192"));
+    let bad = || Failure::Invalid(format!("--size {s}: must be WIDTHxHEIGHT, each in 16..=8192"));
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
     if (16..=8192).contains(&w) && (16..=8192).contains(&h) { Ok((w, h)) } else { Err(bad()) }
@@ -62,7 +62,7 @@ pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result
     let plan = load::system(system)?;
     let threads = match threads {
         Some(n) if (1..=256).contains(&n) => n,
-        Some(n) => return Err(Failure::Invalid(format!("error: --threads {n}: must be in 1..=256"))),
+        Some(n) => return Err(Failure::Invalid(format!("--threads {n}: must be in 1..=256"))),
         None => std::thread::available_parallelism().map_or(2, usize::from),
     };
     Ok(World::new(Arc::new(plan), WorldSettings { threads, ..WorldSettings::default() }))
@@ -70,28 +70,27 @@ pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result
 
 /// A headless capture, or a failure that says how to get a device.
 pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
-    Capture::new(world, size).map_err(|e| Failure::Failed(format!("error: {e}")))
+    Capture::new(world, size).map_err(|e| Failure::Failed(e.to_string()))
 }
 
 /// Writes a PNG, creating its folder.
 pub fn save(image: &image::RgbaImage, out: &std::path::Path) -> Result<(), Failure> {
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| Failure::Failed(format!("cannot create {}: {e}", dir.display())))?;
     }
-    image.save(out).map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", out.display())))
+    image.save(out).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", out.display())))
 }
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = parse_size(&args.size)?;
     if !(0.0..=600.0).contains(&args.timeout) {
-        return Err(Failure::Invalid(format!("error: --timeout {}: must be in 0..=600", args.timeout)));
+        return Err(Failure::Invalid(format!("--timeout {}: must be in 0..=600", args.timeout)));
     }
     if !(1.0..=240.0).contains(&args.fps) {
-        return Err(Failure::Invalid(format!("error: --fps {}: must be in 1..=240", args.fps)));
+        return Err(Failure::Invalid(format!("--fps {}: must be in 1..=240", args.fps)));
     }
-    let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
     let world = world(args.system.as_deref(), args.threads)?;
     let mut capture = headless(world, size)?;
@@ -100,8 +99,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         return fly_path(&mut capture, &path, args);
     }
     let started = Instant::now();
-    let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
-        .map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
+    let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
     save(&shot.image, &args.out)?;
     if shot.settled {
         eprintln!("settled after {:.2} s of streaming", shot.stream_s);
@@ -131,14 +129,15 @@ fn load_path(name: &str) -> Result<CameraPath, Failure> {
         return Ok(p);
     }
     let text = load::read(std::path::Path::new(name))?;
-    CameraPath::from_json(&text).map_err(|e| Failure::Invalid(format!("error: {name}: {e}")))
+    CameraPath::from_json(&text).map_err(|e| Failure::Invalid(format!("{name}: {e}")))
 }
 
 /// The system-space camera of a path at time `t`.
 pub fn path_camera(world: &World, path: &CameraPath, t: f64) -> Result<ViewCamera, Failure> {
-    let planet = world.planets.get(path.planet as usize).ok_or_else(|| {
-        Failure::Invalid(format!("error: path {}: planet {} is not in the system", path.name, path.planet))
-    })?;
+    let planet = world
+        .planets
+        .get(path.planet as usize)
+        .ok_or_else(|| Failure::Invalid(format!("path {}: planet {} is not in the system", path.name, path.planet)))?;
     let local = path.camera(&planet.terrain, t);
     let position = planet.position + local.position;
     Ok(ViewCamera::new(Pose::looking(position, local.forward, local.position.normalize())))
@@ -178,7 +177,7 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
     if let Some(camera) = last {
         let (image, _) = capture
             .draw(&camera, &RenderOptions { time: path.duration(), ..RenderOptions::default() })
-            .map_err(|e| Failure::Failed(format!("error: {e}")))?;
+            .map_err(|e| Failure::Failed(e.to_string()))?;
         save(&image, &args.out)?;
     }
     let uploaded = (capture.renderer.uploaded_bytes() - uploaded_before) as f64;
@@ -195,4 +194,13 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
     );
     println!("{}", args.out.display());
     Ok(())
+}
+
+/// A drawing failure as a command's: a view the world does not have is
+/// invalid input (`--view`), anything else a failure.
+pub fn render_failure(e: RenderError) -> Failure {
+    match e {
+        RenderError::View(v) => Failure::Invalid(format!("--view: {v}")),
+        other => Failure::Failed(other.to_string()),
+    }
 }

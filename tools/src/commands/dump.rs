@@ -33,7 +33,7 @@ pub struct Args {
 /// Runs every stage of the region and writes the dump.
 pub fn run(args: &Args) -> Result<(), Failure> {
     if !(1..=100).contains(&args.repeat) {
-        return Err(Failure::Invalid(format!("error: --repeat {}: must be in 1..=100", args.repeat)));
+        return Err(Failure::Invalid(format!("--repeat {}: must be in 1..=100", args.repeat)));
     }
     let recipe_bytes = match &args.planet.system {
         Some(p) => load::read(p)?.into_bytes(),
@@ -49,9 +49,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     for &stage in Pipeline::standard().stages() {
         let r = super::replay::replay_stage(stage, &input, &chain, args.repeat, 1, None)?;
         if let Some(d) = r.unstable {
-            return Err(Failure::Failed(format!(
-                "error: {stage}: runs of the stage disagree (not deterministic): {d}"
-            )));
+            return Err(Failure::Failed(format!("{stage}: runs of the stage disagree (not deterministic): {d}")));
         }
         chain.set(r.output.clone());
         outputs.push(r.output);
@@ -72,7 +70,7 @@ pub fn timed(stage: Stage, input: &RegionInput<'_>, chain: &Chain) -> Result<(St
 
 /// A stage that refused to run.
 pub fn invalid_stage(stage: Stage, e: &DumpError) -> Failure {
-    let lines: Vec<String> = e.0.lines().map(|l| format!("error: {stage} ({}): {l}", stage.inputs_text())).collect();
+    let lines: Vec<String> = e.0.lines().map(|l| format!("{stage} ({}): {l}", stage.inputs_text())).collect();
     Failure::Invalid(lines.join("\n"))
 }
 
@@ -101,7 +99,7 @@ fn table(dir: &Path, m: &Manifest) -> String {
 }
 
 fn failed_write(path: &Path, e: &std::io::Error) -> Failure {
-    Failure::Failed(format!("error: cannot write {}: {e}", path.display()))
+    Failure::Failed(format!("cannot write {}: {e}", path.display()))
 }
 
 /// Writes a dump folder: the recipe, every stage's file, the manifest (last,
@@ -188,12 +186,12 @@ pub struct RawDump {
 pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
     if !dir.is_dir() {
         let what = if dir.exists() { "is a file, not a dump folder" } else { "does not exist" };
-        return Err(Failure::Failed(format!("error: {}: {what}", dir.display())));
+        return Err(Failure::Failed(format!("{}: {what}", dir.display())));
     }
     let manifest_path = dir.join(MANIFEST_FILE);
     let bytes = std::fs::read(&manifest_path).map_err(|e| {
         Failure::Failed(format!(
-            "error: cannot read {}: {e} (a dump folder holds a manifest.json; `planet dump` writes one)",
+            "cannot read {}: {e} (a dump folder holds a manifest.json; `planet dump` writes one)",
             manifest_path.display()
         ))
     })?;
@@ -232,7 +230,7 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
 }
 
 fn invalid_lines(path: &Path, message: &str) -> Failure {
-    Failure::Invalid(message.lines().map(|l| format!("error: {}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
+    Failure::Invalid(message.lines().map(|l| format!("{}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
 }
 
 /// A dump checked for replay: everything readable, valid and consistent.
@@ -263,7 +261,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
     let manifest_path = dir.join(MANIFEST_FILE);
     if m.generator_version != GENERATOR_VERSION && !allow_version_mismatch {
         return Err(Failure::Invalid(format!(
-            "error: {}: generator_version = {}: this build's GENERATOR_VERSION is {GENERATOR_VERSION}. The dump \
+            "{}: generator_version = {}: this build's GENERATOR_VERSION is {GENERATOR_VERSION}. The dump \
              was written by other generators, so its stages are expected to differ; replay it with \
              --allow-version-mismatch to see what changed",
             manifest_path.display(),
@@ -271,8 +269,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
         )));
     }
     let recipe_path = dir.join(RECIPE_FILE);
-    let recipe_bytes =
-        raw.recipe_bytes.map_err(|e| Failure::Failed(format!("error: {}: {e}", recipe_path.display())))?;
+    let recipe_bytes = raw.recipe_bytes.map_err(|e| Failure::Failed(format!("{}: {e}", recipe_path.display())))?;
     let recipe = match raw.recipe {
         Some(Ok(r)) => r,
         Some(Err(e)) => return Err(invalid_lines(&recipe_path, &e)),
@@ -287,7 +284,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
     for f in raw.files {
         let bytes = match f.bytes {
             Ok(b) => b,
-            Err(e) => return Err(Failure::Failed(format!("error: {}: {e}", f.path.display()))),
+            Err(e) => return Err(Failure::Failed(format!("{}: {e}", f.path.display()))),
         };
         match f.output.expect("a readable file is decoded") {
             Ok(out) => {
@@ -298,7 +295,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
                     let (header, _) = planet::dump::binary::header(&bytes).map_err(|e| invalid_lines(&f.path, &e.0))?;
                     if header.generator_version != m.generator_version {
                         invalid.push(format!(
-                            "error: {}: header.generator_version = {}: must be the manifest's {}",
+                            "{}: header.generator_version = {}: must be the manifest's {}",
                             f.path.display(),
                             header.generator_version,
                             m.generator_version
@@ -307,7 +304,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
                 }
                 chain.set(out);
             }
-            Err(e) => invalid.extend(e.lines().map(|l| format!("error: {}: {l}", f.path.display()))),
+            Err(e) => invalid.extend(e.lines().map(|l| format!("{}: {l}", f.path.display()))),
         }
     }
     if !invalid.is_empty() {
@@ -317,7 +314,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
     let problems = Pipeline::standard().check_chain(&chain, &RegionInput::new(&recipe, m.planet, key));
     if !problems.is_empty() {
         let lines: Vec<String> =
-            problems.iter().map(|(stage, e)| format!("error: {}: {e}", dir.join(stage.file()).display())).collect();
+            problems.iter().map(|(stage, e)| format!("{}: {e}", dir.join(stage.file()).display())).collect();
         return Err(Failure::Invalid(lines.join("\n")));
     }
     Ok(Loaded { dir: dir.to_owned(), manifest: raw.manifest, recipe_bytes, recipe, key, chain, edited })

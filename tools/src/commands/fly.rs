@@ -102,21 +102,21 @@ fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
         _ => crate::load::read(std::path::Path::new(name))?,
     };
     let steps: Vec<ScriptStep> =
-        serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("error: script {name}: {e}")))?;
+        serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("script {name}: {e}")))?;
     let known = KEYS;
     for (i, step) in steps.iter().enumerate() {
         if let Some(k) = step.keys.iter().find(|k| !known.contains(&k.as_str())) {
             return Err(Failure::Invalid(format!(
-                "error: script {name}: [{i}].keys: unknown key `{k}` (keys: {})",
+                "script {name}: [{i}].keys: unknown key `{k}` (keys: {})",
                 known.join(", ")
             )));
         }
         if !step.until.is_finite() || (i > 0 && step.until <= steps[i - 1].until) {
-            return Err(Failure::Invalid(format!("error: script {name}: [{i}].until must increase")));
+            return Err(Failure::Invalid(format!("script {name}: [{i}].until must increase")));
         }
     }
     if steps.is_empty() {
-        return Err(Failure::Invalid(format!("error: script {name}: needs at least one step")));
+        return Err(Failure::Invalid(format!("script {name}: needs at least one step")));
     }
     Ok(steps)
 }
@@ -148,30 +148,29 @@ pub fn run_default() -> Result<(), Failure> {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = parse_size(&args.size)?;
     if let Some(s) = args.seconds.filter(|s| !(0.1..=86_400.0).contains(s)) {
-        return Err(Failure::Invalid(format!("error: --seconds {s}: must be in 0.1..=86400")));
+        return Err(Failure::Invalid(format!("--seconds {s}: must be in 0.1..=86400")));
     }
     let script = args.script.as_deref().map(load_script).transpose()?;
     let cave = args.view.as_deref() == Some("cave");
     let view: Option<ViewSpec> = match args.view.as_deref() {
         Some("cave") | None => None,
-        Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("error: --{e}")))?),
+        Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?),
     };
     let world = world(args.system.as_deref(), args.threads)?;
     let home = 1.min(world.planets.len() as u32 - 1);
     let view = match view {
         Some(v) => v,
         None if cave => engine::view::sunlit_cave_mouth(&world, home, 15.0).ok_or_else(|| {
-            Failure::Invalid(format!("error: --view cave: planet {home} has no cave mouth on dry land near noon"))
+            Failure::Invalid(format!("--view cave: planet {home} has no cave mouth on dry land near noon"))
         })?,
         None => {
             let (lat, lon) = engine::sunlit_land(&world, home);
             ViewSpec { planet: home, lat, lon, alt: 2.0, ..ViewSpec::default() }
         }
     };
-    let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("error: --{e}")))?;
-    let event_loop = EventLoop::new().map_err(|e| {
-        Failure::Failed(format!("error: cannot open a window ({e}); with no display use `planet tour`"))
-    })?;
+    let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
+    let event_loop = EventLoop::new()
+        .map_err(|e| Failure::Failed(format!("cannot open a window ({e}); with no display use `planet tour`")))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = Client {
         world,
@@ -192,7 +191,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         fps: 0.0,
         script_clock: None,
     };
-    event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("error: the window's event loop failed: {e}")))?;
+    event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("the window's event loop failed: {e}")))?;
     eprintln!("{}", app.title(app.fps));
     match app.error {
         Some(e) => Err(e),
@@ -334,12 +333,12 @@ impl ApplicationHandler for Client {
             .with_inner_size(winit::dpi::PhysicalSize::new(self.size.0, self.size.1));
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
-            Err(e) => return self.fail(event_loop, Failure::Failed(format!("error: cannot open a window: {e}"))),
+            Err(e) => return self.fail(event_loop, Failure::Failed(format!("cannot open a window: {e}"))),
         };
         let instance = render::instance_for_display(event_loop.owned_display_handle());
         let surface = match render::WindowSurface::new(instance, Arc::clone(&window), self.size) {
             Ok(s) => s,
-            Err(e) => return self.fail(event_loop, Failure::Failed(format!("error: {e}"))),
+            Err(e) => return self.fail(event_loop, Failure::Failed(e.to_string())),
         };
         let gpu: Arc<Gpu> = Arc::clone(surface.gpu());
         eprintln!("device: {}", gpu.describe());
@@ -415,7 +414,7 @@ impl ApplicationHandler for Client {
                     println!("{}", path.display());
                 }
             }
-            None => self.error = Some(Failure::Failed("error: no frame was drawn to take a screenshot of".into())),
+            None => self.error = Some(Failure::Failed("no frame was drawn to take a screenshot of".into())),
         }
     }
 }
@@ -480,7 +479,7 @@ impl Client {
             )
         });
         if let Err(e) = result {
-            return self.fail(event_loop, Failure::Failed(format!("error: {e}")));
+            return self.fail(event_loop, Failure::Failed(e.to_string()));
         }
         self.frames += 1;
         let since = (now - self.title_at).as_secs_f64();

@@ -39,10 +39,10 @@ pub struct Args {
 /// Prints the summary and writes the exports.
 pub fn run(args: &Args) -> Result<(), Failure> {
     if args.index > 35 {
-        return Err(Failure::Invalid(format!("error: --index {}: must be in 0..=35", args.index)));
+        return Err(Failure::Invalid(format!("--index {}: must be in 0..=35", args.index)));
     }
     if !(1..=64).contains(&args.scale) {
-        return Err(Failure::Invalid(format!("error: --scale {}: must be in 1..=64", args.scale)));
+        return Err(Failure::Invalid(format!("--scale {}: must be in 1..=64", args.scale)));
     }
     let is_dir = args.path.is_dir();
     let folder = if is_dir { args.path.clone() } else { args.path.parent().unwrap_or(Path::new(".")).to_owned() };
@@ -72,10 +72,9 @@ struct Exports {
 impl Exports {
     fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), Failure> {
         std::fs::create_dir_all(&self.dir)
-            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", self.dir.display())))?;
+            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", self.dir.display())))?;
         let path = self.dir.join(name);
-        std::fs::write(&path, bytes)
-            .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))?;
+        std::fs::write(&path, bytes).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))?;
         self.written.push(path);
         Ok(())
     }
@@ -191,8 +190,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
 
 /// One stage file: found by its name, else by its contents.
 fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result<(), Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::Failed(format!("error: cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| Failure::Failed(format!("cannot read {}: {e}", path.display())))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     if name == MANIFEST_FILE {
         return inspect_dump(path.parent().unwrap_or(Path::new(".")), text, exports);
@@ -201,13 +199,13 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
         Some(s) => s,
         None => guess_stage(&bytes).ok_or_else(|| {
             Failure::Invalid(format!(
-                "error: {}: not a stage file: neither a binary stage file (magic \"PLANETSD\") nor a plan's JSON",
+                "{}: not a stage file: neither a binary stage file (magic \"PLANETSD\") nor a plan's JSON",
                 path.display()
             ))
         })?,
     };
     let out = StageOutput::decode(stage, &bytes).map_err(|e| {
-        Failure::Invalid(e.0.lines().map(|l| format!("error: {}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
+        Failure::Invalid(e.0.lines().map(|l| format!("{}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
     })?;
     let _ = writeln!(text, "{} ({}, {} bytes)", path.display(), stage.type_name, bytes.len());
     // Colours, sea level and the spherify grid come from the plan beside the file, when there is one.

@@ -44,7 +44,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let format = match args.out.extension().and_then(|e| e.to_str()) {
         Some("obj") => Format::Obj,
         Some("ply") => Format::Ply,
-        _ => return Err(Failure::Invalid(format!("error: --out {}: must end in .obj or .ply", args.out.display()))),
+        _ => return Err(Failure::Invalid(format!("--out {}: must end in .obj or .ply", args.out.display()))),
     };
     let (_, terrain) = args.planet.load()?;
     let key = args.key.key(&terrain)?;
@@ -206,11 +206,11 @@ impl Scene {
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)
-            .map_err(|e| Failure::Failed(format!("error: cannot create {}: {e}", parent.display())))?;
+            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display())))?;
     }
     std::fs::File::create(path)
         .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| Failure::Failed(format!("error: cannot write {}: {e}", path.display())))
+        .map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A preview from above and to the side of the region, looking at its centre.

@@ -85,7 +85,7 @@ struct PathFile {
 }
 
 fn invalid(message: String) -> Failure {
-    Failure::Invalid(format!("error: {message}"))
+    Failure::Invalid(message)
 }
 
 /// `LAT,LON` in degrees, checked.
@@ -260,7 +260,7 @@ fn build(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| Failure::Failed(format!("error: cannot start {threads} threads: {e}")))?;
+        .map_err(|e| Failure::Failed(format!("cannot start {threads} threads: {e}")))?;
     let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(keys.len() as u64) };
     if let Ok(style) = ProgressStyle::with_template("building regions [{bar:30}] {pos}/{len} {elapsed}") {
         bar.set_style(style.progress_chars("=> "));

@@ -71,16 +71,16 @@ pub struct StageReplay {
 /// Replays the dump and prints a line per stage; exit 1 on any mismatch.
 pub fn run(args: &Args) -> Result<(), Failure> {
     if !(1..=1000).contains(&args.repeat) {
-        return Err(Failure::Invalid(format!("error: --repeat {}: must be in 1..=1000", args.repeat)));
+        return Err(Failure::Invalid(format!("--repeat {}: must be in 1..=1000", args.repeat)));
     }
     if !(1..=64).contains(&args.threads) {
-        return Err(Failure::Invalid(format!("error: --threads {}: must be in 1..=64", args.threads)));
+        return Err(Failure::Invalid(format!("--threads {}: must be in 1..=64", args.threads)));
     }
     let from = match args.from.as_deref() {
         None => Start::Each,
         Some(s) if s.eq_ignore_ascii_case("recipe") => Start::Recipe,
         Some(s) => Start::After(Pipeline::standard().find(s).map_err(|e| {
-            Failure::Invalid(format!("error: --from {s}: {}", e.replace("must be one of ", "must be one of recipe, ")))
+            Failure::Invalid(format!("--from {s}: {}", e.replace("must be one of ", "must be one of recipe, ")))
         })?),
     };
     let d = dump::load(&args.dir, args.allow_version_mismatch)?;
@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                 system.signature()
             );
         }
-        Err(e) => return Err(Failure::Invalid(format!("error: {}: {e}", d.dir.join("recipe.json").display()))),
+        Err(e) => return Err(Failure::Invalid(format!("{}: {e}", d.dir.join("recipe.json").display()))),
     }
     let runs = if args.repeat > 1 {
         format!(
@@ -171,7 +171,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     } else {
         let names: Vec<&str> = mismatches.iter().map(|r| r.stage.name).collect();
         Err(Failure::Failed(format!(
-            "error: {} of {} replayed stages do not match the dump: {}",
+            "{} of {} replayed stages do not match the dump: {}",
             mismatches.len(),
             replays.len(),
             names.join(", ")
@@ -280,8 +280,7 @@ pub fn replay_stage(
             handles
                 .into_iter()
                 .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(Failure::Failed(format!("error: {stage}: a replay thread panicked"))))
+                    h.join().unwrap_or_else(|_| Err(Failure::Failed(format!("{stage}: a replay thread panicked"))))
                 })
                 .collect()
         })

@@ -46,10 +46,10 @@ pub struct Args {
 /// Generates the region and writes the slice.
 pub fn run(args: &Args) -> Result<(), Failure> {
     if args.index > 35 {
-        return Err(Failure::Invalid(format!("error: --index {}: must be in 0..=35", args.index)));
+        return Err(Failure::Invalid(format!("--index {}: must be in 0..=35", args.index)));
     }
     if !(1..=64).contains(&args.scale) {
-        return Err(Failure::Invalid(format!("error: --scale {}: must be in 1..=64", args.scale)));
+        return Err(Failure::Invalid(format!("--scale {}: must be in 1..=64", args.scale)));
     }
     let (_, terrain) = args.planet.load()?;
     let key = args.key.key(&terrain)?;

@@ -66,10 +66,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let count = system.planets.len();
     let plan = system.planet(index).ok_or_else(|| {
         let from = if args.planet.is_some() { "--planet".to_owned() } else { format!("path {}'s planet", path.name) };
-        Failure::Invalid(format!(
-            "error: {from} {index}: must be in 0..={} (the system has {count} planets)",
-            count - 1
-        ))
+        Failure::Invalid(format!("{from} {index}: must be in 0..={} (the system has {count} planets)", count - 1))
     })?;
 
     let mut runs = Vec::new();
@@ -100,8 +97,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 }
 
 fn options(args: &Args) -> Result<RunOptions, Failure> {
-    let bad =
-        |flag: &str, value: String, range: &str| Failure::Invalid(format!("error: {flag} {value}: must be in {range}"));
+    let bad = |flag: &str, value: String, range: &str| Failure::Invalid(format!("{flag} {value}: must be in {range}"));
     let threads = args.threads.unwrap_or_else(|| RunOptions::default().threads);
     if threads > 256 {
         return Err(bad("--threads", threads.to_string(), "0..=256"));
@@ -143,13 +139,10 @@ fn camera_path(name: &str) -> Result<CameraPath, Failure> {
     let file = Path::new(name);
     if !file.exists() {
         let names: Vec<&str> = engine::path::BUILTIN.iter().map(|(n, _)| *n).collect();
-        return Err(Failure::Invalid(format!(
-            "error: --path {name}: no such built-in path ({}) or file",
-            names.join(", ")
-        )));
+        return Err(Failure::Invalid(format!("--path {name}: no such built-in path ({}) or file", names.join(", "))));
     }
     CameraPath::from_json(&load::read(file)?)
-        .map_err(|e| Failure::Invalid(format!("error: {} is not a valid camera path: {e}", file.display())))
+        .map_err(|e| Failure::Invalid(format!("{} is not a valid camera path: {e}", file.display())))
 }
 
 fn progress_bar(quiet: bool, path: &CameraPath, run: usize, runs: usize) -> ProgressBar {

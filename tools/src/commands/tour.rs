@@ -39,7 +39,7 @@ impl Default for Args {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = parse_size(&args.size)?;
     if !(0.0..=600.0).contains(&args.timeout) {
-        return Err(Failure::Invalid(format!("error: --timeout {}: must be in 0..=600", args.timeout)));
+        return Err(Failure::Invalid(format!("--timeout {}: must be in 0..=600", args.timeout)));
     }
     let world = world(args.system.as_deref(), None)?;
     let count = world.planets.len() as u32;
@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     eprintln!("device: {}", capture.renderer.gpu().describe());
     for (file, view) in views {
         let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
-            .map_err(|e| Failure::Failed(format!("error: {file}: {e}")))?;
+            .map_err(|e| Failure::Failed(format!("{file}: {e}")))?;
         let path = args.out.join(&file);
         save(&shot.image, &path)?;
         let note = if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };

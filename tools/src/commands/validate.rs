@@ -22,6 +22,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             println!("ok");
             Ok(())
         }
-        Err(errors) => Err(Failure::Invalid(errors.to_string())),
+        Err(errors) => Err(Failure::Listed(errors.to_string())),
     }
 }

@@ -351,7 +351,8 @@ pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12]
 }
 
 /// The vertex of each component: a QEF solve with a mass-point `bias` over the
-/// component's hermite data (crossing, outward normal per edge), clamped to the cell.
+/// component's hermite data (crossing, outward normal per edge), kept inside
+/// the cell (`vertex_position`).
 #[must_use]
 pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], bias: f32) -> [Option<CellVertex>; 4] {
     let mut out = [None; 4];
@@ -391,7 +392,7 @@ pub fn for_each_vertex(
     }
     let df: [f32; 8] = d.map(f32::from);
     for c in 0..count {
-        let position = qefs[c].solve(bias).clamp(Vec3::ZERO, Vec3::ONE);
+        let position = vertex_position(&qefs[c], bias);
         let face = normal_sums[c].normalize_or(Vec3::Z);
         let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
         // The component's solid corner nearest the vertex.
@@ -406,6 +407,33 @@ pub fn for_each_vertex(
         }
         f(CellVertex { position, smooth_normal: smooth, face_normal: face, material_corner: best.1 });
     }
+}
+
+/// How far inside its cell a vertex stays, in cells: vertices of neighbouring
+/// cells never meet, so no triangle between them collapses.
+pub const INSET: f32 = 1.0 / 1024.0;
+
+/// How far outside the cell a QEF solution may fall and still be kept
+/// (clamped): a sharp corner or edge on the cell's boundary, not a wild guess.
+const SLACK: f32 = 0.05;
+
+/// How far (root mean square, cells) a kept QEF solution may be from its
+/// tangent planes.
+const FIT: f32 = 0.1;
+
+/// A component's vertex: the QEF's minimiser where it falls in the cell (a
+/// corner or edge of the surface there), else the mass point of the
+/// crossings. A minimiser far outside comes of tangent planes that hardly
+/// disagree (a gently curved sheet, or one whose normals are off): clamped,
+/// it would land on a face, edge or corner of the cell, away from the surface,
+/// the same point for cells on either side: a spike, or a triangle of no area.
+#[must_use]
+pub fn vertex_position(qef: &Qef, bias: f32) -> Vec3 {
+    let solved = qef.solve(bias);
+    let inside = solved.cmpge(Vec3::splat(-SLACK)).all() && solved.cmple(Vec3::splat(1.0 + SLACK)).all();
+    let kept = inside && qef.rms_distance(solved) <= FIT;
+    let position = if kept { solved } else { qef.mass_point() };
+    position.clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
 }
 
 /// The gradient across an edge, from samples along a line through the crossing
@@ -493,6 +521,23 @@ mod tests {
         // Smooth: both sides agree.
         assert!((one_sided_slope(&[-0.5, 0.0, 0.5], 1) - 0.5).abs() < 1e-6);
         assert_eq!(one_sided_slope(&[0.5, 0.0, 0.5], 1), 0.0);
+    }
+
+    #[test]
+    fn planes_meeting_far_outside_give_the_mass_point_inside() {
+        // Two planes meeting well beyond the cell's x = 0 face.
+        let mut q = Qef::default();
+        q.add(Vec3::new(0.0, 0.5, 0.2), Vec3::new(0.3, 0.0, 1.0).normalize());
+        q.add(Vec3::new(1.0, 0.5, 0.8), Vec3::new(-0.3, 0.0, 1.0).normalize());
+        assert!(q.solve(0.02).x < -0.2, "{}", q.solve(0.02));
+        assert_eq!(vertex_position(&q, 0.02), q.mass_point());
+        // A corner just beyond the cell's (1, 1, 1) corner is pulled just inside.
+        let mut q = Qef::default();
+        for n in [Vec3::X, Vec3::Y, Vec3::Z] {
+            q.add(n * 1.03, n);
+        }
+        assert!(q.solve(0.02).min_element() > 1.0, "{}", q.solve(0.02));
+        assert_eq!(vertex_position(&q, 0.02), Vec3::splat(1.0 - INSET));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! Hermite data sits on the sign-changing edges of the grid (crossings
 //! interpolated from the densities, normals from the gradient of the cell's
 //! trilinear interpolant); each surface component of a cell gets one vertex
-//! from a QEF solve with a mass-point bias, clamped to the cell (`cell.rs`);
+//! from a QEF solve with a mass-point bias, or the mass point where the solve
+//! leaves the cell or misses its planes, a hair inside the cell (`cell.rs`);
 //! each sign-changing edge gets a quad joining the vertices of its four cells,
 //! split along its shorter diagonal and wound counter-clockwise seen from the
 //! air side.

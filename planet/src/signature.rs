@@ -12,7 +12,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The version of every generator together. Part of every signature.
-pub const GENERATOR_VERSION: u32 = 1;
+/// 2: dual contouring keeps every mesh manifold (ambiguous faces, the QEF
+/// fallback) and cave mouths rise as a shaft (issue 14).
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

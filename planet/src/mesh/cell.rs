@@ -3,10 +3,20 @@
 //!
 //! Corners are numbered x + 2y + 4z. A cell gets one vertex per connected
 //! piece of surface inside it, not one in all: on each face the sign-changing
-//! edges are paired (an ambiguous face, with four, is resolved by the sign of
-//! the sum of its corners, which both cells sharing the face compute alike),
-//! and edges linked through faces form one component. This keeps the mesh
-//! manifold where plain one-vertex dual contouring would join separate sheets.
+//! edges are paired, and edges linked through faces form one component. This
+//! keeps the mesh manifold where plain one-vertex dual contouring would join
+//! separate sheets.
+//!
+//! An ambiguous face (four sign changes, two arcs) is resolved by the sign of
+//! the sum of its corners, which both cells sharing it compute alike, unless
+//! that makes one component of *each* cell hold both arcs: then the two
+//! vertices would be joined by one mesh edge standing for both arcs, used by
+//! four triangles. The other resolution never does that in both cells (in
+//! one cell, the two resolutions cannot both merge the arcs: that would take
+//! a solid path and an air path across the cell's other faces between the
+//! face's two diagonals, and those would cross), so the face takes it
+//! (`face_centres`). Both cells still decide alike: the test reads the two
+//! cells' own corners only.
 
 use glam::Vec3;
 
@@ -17,7 +27,8 @@ pub const EDGES: [(usize, usize); 12] =
     [(0, 1), (2, 3), (4, 5), (6, 7), (0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7)];
 
 /// The 6 faces: four corners in cyclic order, and the edge between each corner and the next.
-const FACES: [([usize; 4], [usize; 4]); 6] = [
+/// Face 2a + s is the one at coordinate s on axis a.
+pub const FACES: [([usize; 4], [usize; 4]); 6] = [
     ([0, 2, 6, 4], [4, 10, 6, 8]),
     ([1, 3, 7, 5], [5, 11, 7, 9]),
     ([0, 1, 5, 4], [0, 9, 2, 8]),
@@ -75,24 +86,116 @@ impl Components {
 /// Marks an edge the surface does not cross.
 pub const NONE: u8 = u8::MAX;
 
-/// The surface components of a cell with corner densities `d` (solid > 0).
+/// The surface components of a cell with corner densities `d` (solid > 0),
+/// its ambiguous faces resolved by their corner sums alone.
 #[must_use]
 pub fn components(d: &[i16; 8]) -> Components {
+    components_with(d, sum_centres(d))
+}
+
+/// The surface components of a cell with corner densities `d`, where bit f
+/// of `solid_centre` says whether ambiguous face f's centre is solid.
+#[must_use]
+pub fn components_with(d: &[i16; 8], solid_centre: u8) -> Components {
+    let config = sign_config(d);
+    if AMBIGUOUS[config as usize] == 0 {
+        return TABLE[config as usize];
+    }
+    components_of(config, solid_centre)
+}
+
+/// Which corners are solid, one bit each.
+#[inline]
+fn sign_config(d: &[i16; 8]) -> u8 {
     let mut config = 0u8;
     for (c, &v) in d.iter().enumerate() {
         config |= u8::from(v > 0) << c;
     }
-    if AMBIGUOUS[config as usize] == 0 {
-        return TABLE[config as usize];
-    }
-    // An ambiguous face (solid and air corners alternating): the sign of its
-    // corner sum, which both cells sharing the face compute alike, decides.
+    config
+}
+
+/// Faces (bit f) whose corners alternate between solid and air.
+#[inline]
+#[must_use]
+pub fn ambiguous_faces(d: &[i16; 8]) -> u8 {
+    AMBIGUOUS[sign_config(d) as usize]
+}
+
+/// Bit f set where face f's corner sum is positive: the first guess at which
+/// ambiguous faces have a solid centre.
+fn sum_centres(d: &[i16; 8]) -> u8 {
     let mut solid_centre = 0u8;
     for (f, (corners, _)) in FACES.iter().enumerate() {
         let sum: i32 = corners.iter().map(|&c| i32::from(d[c])).sum();
         solid_centre |= u8::from(sum > 0) << f;
     }
-    components_of(config, solid_centre)
+    solid_centre
+}
+
+/// Whether one component of the cell holds both arcs of its ambiguous face
+/// `f`, with its faces resolved by `solid_centre`.
+fn arcs_merge(d: &[i16; 8], solid_centre: u8, f: usize) -> bool {
+    let comps = components_of(sign_config(d), solid_centre);
+    let [e0, e1, e2, e3] = FACES[f].1.map(|e| comps.of_edge[e]);
+    e0 == e1 && e1 == e2 && e2 == e3
+}
+
+/// The offset of the cell across face f.
+const fn across(f: usize) -> [i32; 3] {
+    let mut o = [0; 3];
+    o[f / 2] = if f & 1 == 0 { -1 } else { 1 };
+    o
+}
+
+/// The first resolution of a cell's ambiguous faces: the corner sums, each
+/// flipped where with the sums both it and the cell across would merge the
+/// face's arcs. Face `except` keeps its sum (its far side is not looked at).
+fn first_centres(d: &[i16; 8], cell_at: &impl Fn([i32; 3]) -> Option<[i16; 8]>, at: [i32; 3], except: usize) -> u8 {
+    let sums = sum_centres(d);
+    let mut out = sums;
+    let mut ambiguous = ambiguous_faces(d) & !(1 << except);
+    while ambiguous != 0 {
+        let f = ambiguous.trailing_zeros() as usize;
+        ambiguous &= ambiguous - 1;
+        let o = across(f);
+        // The cell across sees this face as its opposite one (faces come in pairs).
+        if let Some(n) = cell_at([at[0] + o[0], at[1] + o[1], at[2] + o[2]])
+            && arcs_merge(d, sums, f)
+            && arcs_merge(&n, sum_centres(&n), f ^ 1)
+        {
+            out ^= 1 << f;
+        }
+    }
+    out
+}
+
+/// The solid centres (bit per face) of a cell's ambiguous faces, given the
+/// corner densities of the cells around it (`cell_at(offset)`, None where
+/// unknown): the corner sum decides, unless with it both cells sharing the
+/// face would merge its two arcs into one component (see the module doc).
+///
+/// That test takes the cells' other faces as resolved by their sums; a second
+/// look takes them as resolved by that first test, for the cells whose other
+/// ambiguous faces change the answer. Each look at face f reads the two cells
+/// sharing it and the cells beside them, never beyond their far faces, so
+/// every region that holds the two cells in its window decides alike.
+#[must_use]
+pub fn face_centres(d: &[i16; 8], cell_at: impl Fn([i32; 3]) -> Option<[i16; 8]>) -> u8 {
+    let mut out = first_centres(d, &cell_at, [0; 3], 6);
+    let mut ambiguous = ambiguous_faces(d);
+    while ambiguous != 0 {
+        let f = ambiguous.trailing_zeros() as usize;
+        ambiguous &= ambiguous - 1;
+        let o = across(f);
+        let Some(n) = cell_at(o) else { continue };
+        // Our far face from f is f ^ 1; the neighbour's is f.
+        let ours = first_centres(d, &cell_at, [0; 3], f ^ 1);
+        let theirs = first_centres(&n, &cell_at, o, f);
+        if arcs_merge(d, ours, f) && arcs_merge(&n, theirs, f ^ 1) {
+            out ^= 1 << f;
+        }
+    }
+    out
 }
 
 /// Faces (bit f) whose corners alternate between solid and air, per sign configuration.
@@ -248,7 +351,8 @@ pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12]
 }
 
 /// The vertex of each component: a QEF solve with a mass-point `bias` over the
-/// component's hermite data (crossing, outward normal per edge), clamped to the cell.
+/// component's hermite data (crossing, outward normal per edge), kept inside
+/// the cell (`vertex_position`).
 #[must_use]
 pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], bias: f32) -> [Option<CellVertex>; 4] {
     let mut out = [None; 4];
@@ -288,7 +392,7 @@ pub fn for_each_vertex(
     }
     let df: [f32; 8] = d.map(f32::from);
     for c in 0..count {
-        let position = qefs[c].solve(bias).clamp(Vec3::ZERO, Vec3::ONE);
+        let position = vertex_position(&qefs[c], bias);
         let face = normal_sums[c].normalize_or(Vec3::Z);
         let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
         // The component's solid corner nearest the vertex.
@@ -303,6 +407,33 @@ pub fn for_each_vertex(
         }
         f(CellVertex { position, smooth_normal: smooth, face_normal: face, material_corner: best.1 });
     }
+}
+
+/// How far inside its cell a vertex stays, in cells: vertices of neighbouring
+/// cells never meet, so no triangle between them collapses.
+pub const INSET: f32 = 1.0 / 1024.0;
+
+/// How far outside the cell a QEF solution may fall and still be kept
+/// (clamped): a sharp corner or edge on the cell's boundary, not a wild guess.
+const SLACK: f32 = 0.05;
+
+/// How far (root mean square, cells) a kept QEF solution may be from its
+/// tangent planes.
+const FIT: f32 = 0.1;
+
+/// A component's vertex: the QEF's minimiser where it falls in the cell (a
+/// corner or edge of the surface there), else the mass point of the
+/// crossings. A minimiser far outside comes of tangent planes that hardly
+/// disagree (a gently curved sheet, or one whose normals are off): clamped,
+/// it would land on a face, edge or corner of the cell, away from the surface,
+/// the same point for cells on either side: a spike, or a triangle of no area.
+#[must_use]
+pub fn vertex_position(qef: &Qef, bias: f32) -> Vec3 {
+    let solved = qef.solve(bias);
+    let inside = solved.cmpge(Vec3::splat(-SLACK)).all() && solved.cmple(Vec3::splat(1.0 + SLACK)).all();
+    let kept = inside && qef.rms_distance(solved) <= FIT;
+    let position = if kept { solved } else { qef.mass_point() };
+    position.clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
 }
 
 /// The gradient across an edge, from samples along a line through the crossing
@@ -390,6 +521,23 @@ mod tests {
         // Smooth: both sides agree.
         assert!((one_sided_slope(&[-0.5, 0.0, 0.5], 1) - 0.5).abs() < 1e-6);
         assert_eq!(one_sided_slope(&[0.5, 0.0, 0.5], 1), 0.0);
+    }
+
+    #[test]
+    fn planes_meeting_far_outside_give_the_mass_point_inside() {
+        // Two planes meeting well beyond the cell's x = 0 face.
+        let mut q = Qef::default();
+        q.add(Vec3::new(0.0, 0.5, 0.2), Vec3::new(0.3, 0.0, 1.0).normalize());
+        q.add(Vec3::new(1.0, 0.5, 0.8), Vec3::new(-0.3, 0.0, 1.0).normalize());
+        assert!(q.solve(0.02).x < -0.2, "{}", q.solve(0.02));
+        assert_eq!(vertex_position(&q, 0.02), q.mass_point());
+        // A corner just beyond the cell's (1, 1, 1) corner is pulled just inside.
+        let mut q = Qef::default();
+        for n in [Vec3::X, Vec3::Y, Vec3::Z] {
+            q.add(n * 1.03, n);
+        }
+        assert!(q.solve(0.02).min_element() > 1.0, "{}", q.solve(0.02));
+        assert_eq!(vertex_position(&q, 0.02), Vec3::splat(1.0 - INSET));
     }
 
     #[test]

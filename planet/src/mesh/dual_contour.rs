@@ -3,7 +3,8 @@
 //! Hermite data sits on the sign-changing edges of the grid (crossings
 //! interpolated from the densities, normals from the gradient of the cell's
 //! trilinear interpolant); each surface component of a cell gets one vertex
-//! from a QEF solve with a mass-point bias, clamped to the cell (`cell.rs`);
+//! from a QEF solve with a mass-point bias, or the mass point where the solve
+//! leaves the cell or misses its planes, a hair inside the cell (`cell.rs`);
 //! each sign-changing edge gets a quad joining the vertices of its four cells,
 //! split along its shorter diagonal and wound counter-clockwise seen from the
 //! air side.
@@ -41,6 +42,8 @@ struct ColumnFrame {
     from_face: [usize; 4],
     /// Our edge -> the face's edge.
     edge_to_face: [usize; 12],
+    /// Our cell face -> the face's cell face (`cell::FACES`).
+    face_to_face: [usize; 6],
     /// The face's corner indices (i + 2j) in canonical order of their grid points, for interpolating.
     canonical_order: [usize; 4],
     /// Whether `to_face` is the identity: the cell's samples need no reordering.
@@ -62,6 +65,7 @@ impl ColumnFrame {
             to_face: [0, 1, 2, 3],
             from_face: [0, 1, 2, 3],
             edge_to_face: core::array::from_fn(|e| e),
+            face_to_face: [0, 1, 2, 3, 4, 5],
             // Grid points sort by (face, x, y): (0,0), (0,1), (1,0), (1,1).
             canonical_order: [0, 2, 1, 3],
             identity: true,
@@ -85,6 +89,13 @@ impl ColumnFrame {
             let (a, b) = EDGES[e];
             cell::edge_between(corner3(a), corner3(b)).expect("a frame maps edges to edges")
         });
+        // A cell face is its set of corners.
+        let corner_set =
+            |corners: [usize; 4], map: &dyn Fn(usize) -> usize| corners.iter().fold(0u8, |set, &c| set | 1 << map(c));
+        let face_to_face = core::array::from_fn(|f| {
+            let theirs = corner_set(cell::FACES[f].0, &corner3);
+            (0..6).find(|&g| corner_set(cell::FACES[g].0, &|c| c) == theirs).expect("a frame maps faces to faces")
+        });
         let key = |c: usize| {
             let p = GridPoint { face: frame.face, x: frame.x + (c & 1) as i32, y: frame.y + (c >> 1) as i32 };
             grid.canonical(lod, p).unwrap_or(p)
@@ -96,6 +107,7 @@ impl ColumnFrame {
             to_face,
             from_face,
             edge_to_face,
+            face_to_face,
             canonical_order,
             identity: to_face == [0, 1, 2, 3],
             origin: 0,
@@ -494,7 +506,7 @@ pub fn dual_contour(
                     }
                     theirs
                 };
-                let comps: Components = cell::components(&theirs);
+                let comps = components(&ours, &theirs, frame, |o| corners_at(samples, frames, (a, b, c), o));
                 let (layer_fit, layer_boundary) = layers[c];
                 let tier = frame.reach[usize::from(layer_boundary)].min(layer_fit);
                 let hermite = if tier == 0 {
@@ -552,6 +564,40 @@ pub fn dual_contour(
             }
         }
     }
+}
+
+/// The surface components of a cell, from its corners in our order (`ours`)
+/// and in its face's (`theirs`). Ambiguous faces are resolved against the
+/// cells around (`cell_at(offset)`), in our frame: the decision is the same
+/// in any frame, and the face's frame then names the face.
+#[inline]
+fn components(
+    ours: &[i16; 8],
+    theirs: &[i16; 8],
+    frame: &ColumnFrame,
+    cell_at: impl Fn([i32; 3]) -> Option<[i16; 8]>,
+) -> Components {
+    if cell::ambiguous_faces(ours) == 0 {
+        return cell::components(theirs);
+    }
+    let centres = cell::face_centres(ours, cell_at);
+    let theirs_centres = (0..6).fold(0u8, |bits, f| bits | ((centres >> f) & 1) << frame.face_to_face[f]);
+    cell::components_with(theirs, theirs_centres)
+}
+
+/// The corners (in our order) of the window cell at `offset` from cell
+/// (a, b, c), if the window holds that cell.
+fn corners_at(
+    samples: &[Voxel],
+    frames: &[Option<ColumnFrame>],
+    (a, b, c): (usize, usize, usize),
+    offset: [i32; 3],
+) -> Option<[i16; 8]> {
+    let inside = |i: usize, o: i32| usize::try_from(i as i32 + o).ok().filter(|&j| j < CELLS);
+    let (a, b, c) = (inside(a, offset[0])?, inside(b, offset[1])?, inside(c, offset[2])?);
+    frames[b * CELLS + a].as_ref()?;
+    let base = sample_index(a, b, c);
+    Some(core::array::from_fn(|k| samples[base + CORNER[k]].density))
 }
 
 /// The cells' vertices as the quads look them up.

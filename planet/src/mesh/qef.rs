@@ -17,6 +17,8 @@ pub struct Qef {
     ata: [f32; 6],
     /// Aᵀb.
     atb: Vec3,
+    /// bᵀb: the sum of the squared plane offsets, for the residual.
+    btb: f32,
     /// Sum of the points.
     mass: Vec3,
     /// Number of planes.
@@ -33,7 +35,9 @@ impl Qef {
         self.ata[3] += n.y * n.y;
         self.ata[4] += n.y * n.z;
         self.ata[5] += n.z * n.z;
-        self.atb += n * n.dot(p);
+        let offset = n.dot(p);
+        self.atb += n * offset;
+        self.btb += offset * offset;
         self.mass += p;
         self.count += 1;
     }
@@ -42,6 +46,16 @@ impl Qef {
     #[must_use]
     pub fn mass_point(&self) -> Vec3 {
         self.mass / self.count.max(1) as f32
+    }
+
+    /// The root-mean-square distance from `x` to the planes.
+    #[must_use]
+    pub fn rms_distance(&self, x: Vec3) -> f32 {
+        let [xx, xy, xz, yy, yz, zz] = self.ata;
+        let ax =
+            Vec3::new(xx * x.x + xy * x.y + xz * x.z, xy * x.x + yy * x.y + yz * x.z, xz * x.x + yz * x.y + zz * x.z);
+        let error = x.dot(ax) - 2.0 * x.dot(self.atb) + self.btb;
+        libm::sqrtf(error.max(0.0) / self.count.max(1) as f32)
     }
 
     /// The minimiser with mass-point `bias` (> 0).
@@ -112,6 +126,16 @@ mod tests {
         let x = q.solve(0.02);
         assert!((x.x - 0.5).abs() < 0.01 && (x.y - 0.25).abs() < 0.01, "{x}");
         assert!((x.z - q.mass_point().z).abs() < 1e-5, "{x}");
+    }
+
+    #[test]
+    fn the_residual_is_the_distance_to_the_planes() {
+        let mut q = Qef::default();
+        q.add(Vec3::new(0.2, 0.5, 0.3), Vec3::Z);
+        q.add(Vec3::new(0.5, 0.3, 0.2), Vec3::X);
+        assert!(q.rms_distance(Vec3::new(0.5, 0.9, 0.3)) < 1e-6);
+        // 0.4 off one plane and on the other: sqrt(0.16 / 2).
+        assert!((q.rms_distance(Vec3::new(0.5, 0.9, 0.7)) - libm::sqrtf(0.08)).abs() < 1e-5);
     }
 
     #[test]

@@ -95,8 +95,10 @@ impl Terrain {
         out
     }
 
-    /// The open capsules of the cave mouths that may reach into [lo, hi]: each a
-    /// sphere on the surface and a tunnel curving down from it.
+    /// The open capsules of the cave mouths that may reach into [lo, hi], six
+    /// each: a sphere just under the surface, a tunnel of four curving down
+    /// from its centre, and a shaft rising from its centre to above any ground
+    /// around it.
     #[must_use]
     pub fn cave_mouths_near(&self, lo: Vec3, hi: Vec3) -> Vec<Capsule> {
         let caves = &self.recipe.caves;
@@ -104,7 +106,8 @@ impl Terrain {
         if !caves.enabled || caves.mouth_probability <= 0.0 {
             return out;
         }
-        let reach = caves.mouth_radius_m[1] + TUNNEL_LENGTH_M;
+        let shaft = caves.mouth_radius_m[1] + self.recipe.terrain.overhangs.amplitude_m + 1.0;
+        let reach = caves.mouth_radius_m[1] + TUNNEL_LENGTH_M.max(shaft);
         for c in cells_near(lo, hi, caves.mouth_cell_m, reach) {
             let mut s = HashStream::new(hash3(self.seed, salt(b"mouth"), c.0, c.1, c.2));
             if s.unit_f32() >= caves.mouth_probability {
@@ -140,6 +143,13 @@ impl Terrain {
                 let wander = up.cross(dir).normalize_or_zero() * s.range_f32(-0.5, 0.5);
                 dir = (dir + wander).normalize();
             }
+            // The mouth rises as a shaft to above any ground the overhang noise
+            // can raise around it: a sphere alone would meet raised ground at a
+            // grazing angle and leave a lip thinner than a cell (a sawtooth rim).
+            // It comes last, so that callers still find the sphere first and
+            // then the tunnel.
+            let shaft = radius + self.recipe.terrain.overhangs.amplitude_m + 1.0;
+            out.push(Capsule { a: center, b: center + up * shaft, radius });
         }
         out
     }

@@ -1,0 +1,400 @@
+//! Owned terrain meshes are manifold, over hundreds of random regions: the
+//! default system's planets and seeded systems, LODs 0 to 6, face edges and
+//! corners among them. The regions are drawn by a fixed hash of their index,
+//! so a failure names a key that reproduces. Dual-contouring vertices lie
+//! within half a cell of the zero set of the densities around them, in those
+//! regions and at every cave mouth reaching into a golden region.
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use planet::geometry::{Face, direction};
+use planet::mesh::{CubePart, CubeVertex, DualContourWorkspace, dual_contour, spherify_vertex};
+use planet::recipe::SystemRecipe;
+use planet::terrain::{Terrain, VoxelGrid, lat_lon_direction};
+use planet::{PlannedSystem, RegionKey};
+
+/// How many random regions the test covers.
+const REGIONS: u64 = 320;
+
+/// Seeds of the systems beside the default one.
+const SEEDS: [u64; 6] = [3, 17, 99, 1234, 0xdead_beef, u64::MAX - 7];
+
+/// splitmix64: the test's only source of "random" choices.
+fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A deterministic stream of unit floats and choices for one region.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self) -> u64 {
+        self.0 = mix(self.0);
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn unit(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// The planets of the systems the test draws from, each generator built once.
+struct Worlds {
+    systems: Vec<(String, PlannedSystem)>,
+    terrains: BTreeMap<(usize, usize), Terrain>,
+}
+
+impl Worlds {
+    fn new() -> Self {
+        let mut systems = vec![("default".to_owned(), PlannedSystem::default_system())];
+        for seed in SEEDS {
+            let system = PlannedSystem::build(&SystemRecipe::from_seed(seed)).expect("seed-only systems are valid");
+            systems.push((format!("seed {seed}"), system));
+        }
+        Self { systems, terrains: BTreeMap::new() }
+    }
+
+    fn terrain(&mut self, system: usize, planet: usize) -> &Terrain {
+        let plan = &self.systems[system].1.planets[planet];
+        self.terrains.entry((system, planet)).or_insert_with(|| Terrain::new(plan))
+    }
+}
+
+/// Region `i`: its label (system, planet, where) and key. Half come from the
+/// default system; a third of all sit on a face edge or corner.
+fn region(worlds: &mut Worlds, i: u64) -> (String, usize, usize, RegionKey) {
+    let mut d = Draw(i ^ 0x5eed_0000_0000);
+    let system = if d.below(2) == 0 { 0 } else { 1 + d.below(SEEDS.len() as u64) as usize };
+    let planet = d.below(worlds.systems[system].1.planets.len() as u64) as usize;
+    let name = worlds.systems[system].0.clone();
+    let t = worlds.terrain(system, planet);
+    let lod = (d.below(7) as u8).min(t.grid.max_lod);
+    let regions = t.grid.regions_across(lod);
+    // Face coordinate inside the first (0) or last (1) region column, or anywhere (2).
+    let width = 2.0 / regions as f32;
+    let coordinate = |d: &mut Draw, at: u64| match at {
+        0 => -1.0 + width * (0.02 + 0.96 * d.unit()),
+        1 => 1.0 - width * (0.02 + 0.96 * d.unit()),
+        _ => d.unit() * 1.96 - 0.98,
+    };
+    let (dir, place) = match d.below(6) {
+        0 | 1 => {
+            let face = Face::ALL[d.below(6) as usize];
+            let (edge, along) = (d.below(2), 2);
+            let (u, v) = if d.below(2) == 0 {
+                (coordinate(&mut d, edge), coordinate(&mut d, along))
+            } else {
+                (coordinate(&mut d, along), coordinate(&mut d, edge))
+            };
+            (direction(face, u, v), "face edge")
+        }
+        2 => {
+            let face = Face::ALL[d.below(6) as usize];
+            let (cu, cv) = (d.below(2), d.below(2));
+            (direction(face, coordinate(&mut d, cu), coordinate(&mut d, cv)), "face corner")
+        }
+        _ => {
+            let lat = libm::asinf(d.unit() * 2.0 - 1.0).to_degrees();
+            (lat_lon_direction(lat, d.unit() * 360.0 - 180.0), "random")
+        }
+    };
+    let key = t.surface_key(dir, lod);
+    (format!("region {i}: {name}, planet {planet}, {place}, key {key}"), system, planet, key)
+}
+
+/// What is wrong with a region's owned terrain mesh, one line per fault.
+fn faults(t: &Terrain, key: RegionKey, part: &CubePart) -> Vec<String> {
+    let mut out = Vec::new();
+    let tris: Vec<[u32; 3]> = part.triangles.chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
+    // Repeated triangles (as vertex sets) and zero areas.
+    let mut seen = BTreeMap::new();
+    for (n, tri) in tris.iter().enumerate() {
+        let mut sorted = *tri;
+        sorted.sort_unstable();
+        if let Some(first) = seen.insert(sorted, n) {
+            out.push(format!("triangle {n} {tri:?} repeats triangle {first}"));
+        }
+        let p = tri.map(|i| spherify_vertex(&t.grid, key.lod, &part.vertices[i as usize]).0.as_dvec3());
+        if (p[1] - p[0]).cross(p[2] - p[0]).length() == 0.0 {
+            out.push(format!("triangle {n} {tri:?} has zero area"));
+        }
+    }
+    // Undirected edges, with the count of each direction.
+    let mut edges: BTreeMap<(u32, u32), [u32; 2]> = BTreeMap::new();
+    for tri in &tris {
+        for (a, b) in [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])] {
+            let e = edges.entry((a.min(b), a.max(b))).or_default();
+            e[usize::from(a > b)] += 1;
+        }
+    }
+    let interior = |i: u32| interior_vertex(t, key, i, part);
+    for (&(a, b), &[up, down]) in &edges {
+        let gap = spherify_vertex(&t.grid, key.lod, &part.vertices[a as usize])
+            .0
+            .distance(spherify_vertex(&t.grid, key.lod, &part.vertices[b as usize]).0);
+        if up + down > 2 {
+            out.push(format!("edge {a}-{b} ({gap:.3} m) is used by {} triangles", up + down));
+        } else if up > 1 || down > 1 {
+            out.push(format!("edge {a}-{b} ({gap:.3} m) is used twice the same way"));
+        } else if up + down == 1 && interior(a) && interior(b) {
+            out.push(format!("interior edge {a}-{b} ({gap:.3} m) is used by one triangle"));
+        }
+    }
+    out
+}
+
+/// Whether every grid edge around vertex `i`'s cell is one the region owns
+/// (and is away from the face's edges), so that every mesh edge between two
+/// such vertices must be shared by two owned triangles.
+fn interior_vertex(t: &Terrain, key: RegionKey, i: u32, part: &CubePart) -> bool {
+    let v = &part.vertices[i as usize];
+    let n = t.grid.cells_across(key.lod);
+    let (x0, y0, l0) = (key.x as i32 * 32, key.y as i32 * 32, key.z as i32 * 32);
+    v.face == key.face
+        && (x0.max(1)..(x0 + 31).min(n - 1)).contains(&v.cell[0])
+        && (y0.max(1)..(y0 + 31).min(n - 1)).contains(&v.cell[1])
+        && (l0..l0 + 31).contains(&v.cell[2])
+}
+
+#[test]
+fn random_regions_have_manifold_owned_meshes() {
+    let mut worlds = Worlds::new();
+    let mut ws = DualContourWorkspace::default();
+    let mut part = CubePart::default();
+    let (mut bad_regions, mut bad_edges, mut empty) = (Vec::new(), 0, 0);
+    for i in 0..REGIONS {
+        let (label, system, planet, key) = region(&mut worlds, i);
+        let t = worlds.terrain(system, planet);
+        let columns = t.columns(key);
+        let voxels = t.voxels(&columns);
+        dual_contour(t, &columns, &voxels, &mut ws, &mut part);
+        if part.triangles.is_empty() {
+            empty += 1;
+            continue;
+        }
+        let found = faults(t, key, &part);
+        if !found.is_empty() {
+            bad_edges += found.len();
+            bad_regions.push(format!("{label}: {} faults, first {}", found.len(), found[0]));
+        }
+    }
+    eprintln!("{REGIONS} regions ({empty} without surface), {} with faults, {bad_edges} faults", bad_regions.len());
+    assert!(empty < REGIONS / 10, "{empty} of {REGIONS} regions hold no surface");
+    assert!(bad_regions.is_empty(), "{}", bad_regions.join("\n"));
+}
+
+/// The trilinear interpolant of a cell's corner densities at `p` in [0, 1]³.
+fn trilinear(d: &[f32; 8], p: Vec3) -> f32 {
+    let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
+    let face = |o: usize| lerp(lerp(d[o], d[o + 1], p.x), lerp(d[o + 2], d[o + 3], p.x), p.y);
+    lerp(face(0), face(4), p.z)
+}
+
+/// The corner densities of window cell `w`, if the window holds it.
+fn cell_densities(voxels: &VoxelGrid, w: [i32; 3]) -> Option<[f32; 8]> {
+    if w.iter().any(|&x| !(0..35).contains(&x)) {
+        return None;
+    }
+    let [a, b, c] = w.map(|x| x as usize);
+    Some(core::array::from_fn(|k| f32::from(voxels.at(a + (k & 1), b + ((k >> 1) & 1), c + (k >> 2)).density)))
+}
+
+/// An upper bound on the distance (in cells) from `p` (window coordinates)
+/// to the zero set of the trilinear interpolant of the voxel densities in
+/// the 3x3x3 cells around window cell `w`: the nearest sign change along the
+/// edges of a lattice `n` times finer than the cells. Stops once it is under
+/// `enough`, and skips cells that cannot bring it lower.
+fn zero_set_distance(voxels: &VoxelGrid, w: [i32; 3], p: Vec3, n: usize, enough: f32) -> f32 {
+    let mut best = f32::MAX;
+    let step = 1.0 / n as f32;
+    let side = n + 1;
+    // Nearest cells first; once a cell's nearest point is no nearer than the best, none is.
+    let mut cells: Vec<(f32, [i32; 3])> = (0..27)
+        .map(|i| {
+            let cell = [w[0] + i % 3 - 1, w[1] + i / 3 % 3 - 1, w[2] + i / 9 - 1];
+            let origin = Vec3::new(cell[0] as f32, cell[1] as f32, cell[2] as f32);
+            ((p.clamp(origin, origin + Vec3::ONE) - p).length(), cell)
+        })
+        .collect();
+    cells.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (near, cell) in cells {
+        if near >= best {
+            break;
+        }
+        let origin = Vec3::new(cell[0] as f32, cell[1] as f32, cell[2] as f32);
+        let Some(d) = cell_densities(voxels, cell) else { continue };
+        for i in 0..side * side * side {
+            let q = Vec3::new((i % side) as f32, (i / side % side) as f32, (i / (side * side)) as f32) * step;
+            let f0 = trilinear(&d, q);
+            for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+                let q1 = q + axis * step;
+                if q1.max_element() > 1.0 + 1e-6 {
+                    continue;
+                }
+                let f1 = trilinear(&d, q1);
+                if (f0 > 0.0) != (f1 > 0.0) {
+                    best = best.min((origin + q.lerp(q1, f0 / (f0 - f1))).distance(p));
+                }
+            }
+        }
+        if best <= enough {
+            return best;
+        }
+    }
+    best
+}
+
+/// The distance (cells) from each vertex on the region's own face to the zero
+/// set around its cell, coarse first and refined only where that is over half a cell.
+fn vertex_distances(key: RegionKey, voxels: &VoxelGrid, part: &CubePart) -> Vec<(f32, CubeVertex)> {
+    let origin = [key.x as i32 * 32 - 2, key.y as i32 * 32 - 2, key.z as i32 * 32 - 2];
+    let mut out = Vec::new();
+    for v in part.vertices.iter().filter(|v| v.face == key.face) {
+        let w = [0, 1, 2].map(|i| v.cell[i] - origin[i]);
+        let p = Vec3::new(w[0] as f32, w[1] as f32, w[2] as f32) + v.local;
+        let mut d = zero_set_distance(voxels, w, p, 1, 0.0);
+        if d > 0.5 {
+            d = zero_set_distance(voxels, w, p, 8, 0.5);
+        }
+        out.push((d, *v));
+    }
+    out
+}
+
+/// The target is every vertex within half a cell of its density's zero set.
+/// Missed for now: worm caves at LODs 1 and 2 put about 2,400 of 578,000
+/// vertices over half a cell off (worst 1.43 cells; issue 14). This pins
+/// that figure so it can only shrink: at most 0.5% over, none past 1.6 cells.
+#[test]
+fn random_region_vertices_lie_near_their_zero_sets() {
+    let mut worlds = Worlds::new();
+    let mut ws = DualContourWorkspace::default();
+    let mut part = CubePart::default();
+    let mut hist = [0usize; 6];
+    let mut far = Vec::new();
+    let (mut worst, mut count) = (0.0f32, 0usize);
+    for i in 0..REGIONS {
+        let (label, system, planet, key) = region(&mut worlds, i);
+        let t = worlds.terrain(system, planet);
+        let columns = t.columns(key);
+        let voxels = t.voxels(&columns);
+        dual_contour(t, &columns, &voxels, &mut ws, &mut part);
+        for (d, v) in vertex_distances(key, &voxels, &part) {
+            hist[((d * 5.0) as usize).min(5)] += 1;
+            count += 1;
+            worst = worst.max(d);
+            if d > 0.5 {
+                far.push(format!("{label}: vertex {:?} + {} is {d:.2} cells off", v.cell, v.local));
+            }
+        }
+    }
+    eprintln!("{count} vertices, worst {worst:.3} cells; by fifths of a cell {hist:?}, {} over half", far.len());
+    let share = far.len() as f64 / count.max(1) as f64;
+    assert!(count > 100_000, "only {count} vertices");
+    assert!(
+        share <= 0.005 && worst <= 1.6,
+        "{} of {count} vertices over half a cell off, worst {worst:.2} cells:\n{}",
+        far.len(),
+        far.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// Every cave mouth that reaches into a golden region (`data/golden/regions.json`):
+/// (planet, the mouth's capsule).
+fn golden_mouths(system: &PlannedSystem) -> Vec<(usize, planet::terrain::Capsule)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/golden/regions.json")).unwrap();
+    let golden: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut mouths: Vec<(usize, planet::terrain::Capsule)> = Vec::new();
+    for (_, g) in golden["values"].as_object().unwrap() {
+        let planet = g["planet"].as_u64().unwrap() as usize;
+        let key: RegionKey = g["key"].as_str().unwrap().parse().unwrap();
+        let t = Terrain::new(&system.planets[planet]);
+        let columns = t.columns(key);
+        let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        let layer = t.grid.layer_m(key.lod);
+        for col in &columns.columns {
+            let floor = t.recipe.radius_m + col.elevation_m - t.grid.shell_below_m;
+            for z in [key.z as f32 * 32.0 - 2.0, key.z as f32 * 32.0 + 33.0] {
+                let p = col.direction * (floor + z * layer);
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        // A mouth's capsules come six at a time: its sphere, its tunnel, its shaft.
+        for m in t.cave_mouths_near(lo, hi).into_iter().step_by(6) {
+            if !mouths.iter().any(|(p, o)| *p == planet && o.a == m.a) {
+                mouths.push((planet, m));
+            }
+        }
+    }
+    mouths
+}
+
+/// The target is every vertex within half a cell of its zero set. The
+/// mouths' rims are clean of the sawtooth lip (their shaft), but about 400 of
+/// 119,000 vertices near the mouths are still over half a cell off, mostly in
+/// their tunnels at LODs 1 to 3 (worst 1.23 cells; issue 14). Pinned so it can
+/// only shrink: at most 0.2% at LOD 0, 0.4% in all, none past 1.3 cells.
+#[test]
+fn cave_mouth_vertices_lie_near_their_zero_sets() {
+    let system = PlannedSystem::default_system();
+    let mouths = golden_mouths(&system);
+    assert!(mouths.len() > 10, "only {} mouths near the golden regions", mouths.len());
+    let mut ws = DualContourWorkspace::default();
+    let mut part = CubePart::default();
+    let (mut count, mut far, mut worst) = (0, 0, 0.0f32);
+    let mut far_by_lod = [0usize; 4];
+    let mut count_by_lod = [0usize; 4];
+    for (planet, m) in &mouths {
+        let t = Terrain::new(&system.planets[*planet]);
+        let up = m.a.normalize();
+        let side = up.any_orthonormal_vector();
+        for lod in 0..=3u8 {
+            let mut keys: Vec<RegionKey> = (0..8)
+                .map(|k| {
+                    let a = k as f32 * core::f32::consts::FRAC_PI_4;
+                    let dir = (m.a + (side * libm::cosf(a) + up.cross(side) * libm::sinf(a)) * m.radius).normalize();
+                    t.surface_key(dir, lod)
+                })
+                .collect();
+            keys.push(t.surface_key(up, lod));
+            keys.sort();
+            keys.dedup();
+            for key in keys {
+                let columns = t.columns(key);
+                let voxels = t.voxels(&columns);
+                dual_contour(&t, &columns, &voxels, &mut ws, &mut part);
+                let reach = m.radius * 1.5 + 2.0 * t.grid.cell_m(lod);
+                for (d, v) in vertex_distances(key, &voxels, &part) {
+                    if spherify_vertex(&t.grid, key.lod, &v).0.distance(m.a) > reach {
+                        continue;
+                    }
+                    count += 1;
+                    count_by_lod[lod as usize] += 1;
+                    worst = worst.max(d);
+                    if d > 0.5 {
+                        far += 1;
+                        far_by_lod[lod as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} mouths, {count} vertices near them (by LOD {count_by_lod:?}), {far} over half a cell off (by LOD {far_by_lod:?}), worst {worst:.3}",
+        mouths.len()
+    );
+    let share = |far: usize, count: usize| far as f64 / count.max(1) as f64;
+    assert!(count > 50_000, "only {count} vertices near the mouths");
+    assert!(
+        share(far_by_lod[0], count_by_lod[0]) <= 0.002,
+        "LOD 0: {far_by_lod:?} of {count_by_lod:?} over half a cell"
+    );
+    assert!(share(far, count) <= 0.004 && worst <= 1.3, "{far} of {count} over half a cell off, worst {worst:.2}");
+}

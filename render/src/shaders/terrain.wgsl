@@ -97,6 +97,12 @@ fn material(layer: u32, p: vec3<f32>, w: vec3<f32>) -> vec4<f32> {
 
 @fragment
 fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
+    // Lighting uses the triangle's own normal, from the screen-space
+    // derivatives of its position (taken first: derivatives need uniform
+    // control flow), on the side of the vertex's face normal. A flat face
+    // normal is the first vertex's, so the two triangles of a quad across a
+    // sharp rim were lit as two planes: a row of teeth a cell wide.
+    let geometric = normalize(cross(dpdx(in.relative), dpdy(in.relative)));
     if FADES {
         let fade = draw.offset.w;
         let threshold = bayer(in.clip.xy);
@@ -126,7 +132,7 @@ fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
     let emission = mix(materials[in.materials.x].params.z, materials[in.materials.y].params.z, wb / max(wa + wb, 1e-4));
 
     let up = normalize(in.relative - planet.centre.xyz);
-    let face = normalize(in.face_normal);
+    let face = geometric * sign(dot(geometric, in.face_normal) + 1e-6);
     let sun = planet.sun.xyz;
     let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
     let daylight = smoothstep(-0.25, 0.3, dot(up, sun));

@@ -1,7 +1,8 @@
-//! Owned terrain meshes are manifold, over hundreds of random regions: the
+//! Owned terrain meshes are manifold, over a thousand random regions: the
 //! default system's planets and seeded systems, LODs 0 to 6, face edges and
-//! corners among them. The regions are drawn by a fixed hash of their index,
-//! so a failure names a key that reproduces. Dual-contouring vertices lie
+//! corners among them, and in the regions where ambiguous faces once left
+//! four triangles on an edge. The regions are drawn by a fixed hash of their
+//! index, so a failure names a key that reproduces. Dual-contouring vertices lie
 //! within half a cell of the zero set of the densities around them, in those
 //! regions and at every cave mouth reaching into a golden region.
 
@@ -14,8 +15,14 @@ use planet::recipe::SystemRecipe;
 use planet::terrain::{Terrain, VoxelGrid, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey};
 
-/// How many random regions the test covers.
+/// How many random regions the vertex-distance test covers.
 const REGIONS: u64 = 320;
+
+/// How many random regions the manifold test covers: about 5 s in a dev build.
+/// Enough to have caught the first of the faces both cells merged (region
+/// 507; the others of `FOUR_TRIANGLE_EDGES` were regions 1735 to 2954).
+/// `MANIFOLD_REGIONS=10000` runs it wider by hand.
+const MANIFOLD_REGIONS: u64 = 1200;
 
 /// Seeds of the systems beside the default one.
 const SEEDS: [u64; 6] = [3, 17, 99, 1234, 0xdead_beef, u64::MAX - 7];
@@ -162,31 +169,78 @@ fn interior_vertex(t: &Terrain, key: RegionKey, i: u32, part: &CubePart) -> bool
         && (l0..l0 + 31).contains(&v.cell[2])
 }
 
-#[test]
-fn random_regions_have_manifold_owned_meshes() {
+/// The faults of one region's owned terrain mesh, and whether it has any surface.
+fn region_faults(
+    t: &Terrain,
+    key: RegionKey,
+    ws: &mut DualContourWorkspace,
+    part: &mut CubePart,
+) -> Option<Vec<String>> {
+    let columns = t.columns(key);
+    let voxels = t.voxels(&columns);
+    dual_contour(t, &columns, &voxels, ws, part);
+    (!part.triangles.is_empty()).then(|| faults(t, key, part))
+}
+
+/// Regions `0..count` (or `MANIFOLD_REGIONS` of them, for a wider run by hand).
+fn check_random_regions(count: u64) {
+    let count = std::env::var("MANIFOLD_REGIONS").ok().and_then(|n| n.parse().ok()).unwrap_or(count);
     let mut worlds = Worlds::new();
     let mut ws = DualContourWorkspace::default();
     let mut part = CubePart::default();
     let (mut bad_regions, mut bad_edges, mut empty) = (Vec::new(), 0, 0);
-    for i in 0..REGIONS {
+    for i in 0..count {
         let (label, system, planet, key) = region(&mut worlds, i);
         let t = worlds.terrain(system, planet);
-        let columns = t.columns(key);
-        let voxels = t.voxels(&columns);
-        dual_contour(t, &columns, &voxels, &mut ws, &mut part);
-        if part.triangles.is_empty() {
+        let Some(found) = region_faults(t, key, &mut ws, &mut part) else {
             empty += 1;
             continue;
-        }
-        let found = faults(t, key, &part);
+        };
         if !found.is_empty() {
             bad_edges += found.len();
             bad_regions.push(format!("{label}: {} faults, first {}", found.len(), found[0]));
         }
     }
-    eprintln!("{REGIONS} regions ({empty} without surface), {} with faults, {bad_edges} faults", bad_regions.len());
-    assert!(empty < REGIONS / 10, "{empty} of {REGIONS} regions hold no surface");
+    eprintln!("{count} regions ({empty} without surface), {} with faults, {bad_edges} faults", bad_regions.len());
+    assert!(empty < count / 10, "{empty} of {count} regions hold no surface");
     assert!(bad_regions.is_empty(), "{}", bad_regions.join("\n"));
+}
+
+#[test]
+fn random_regions_have_manifold_owned_meshes() {
+    check_random_regions(MANIFOLD_REGIONS);
+}
+
+/// Regions where, before arc vertices, both cells sharing an ambiguous face
+/// merged its two arcs (every ambiguous face of both cells flipped at once,
+/// knocking on into each other): one mesh edge used by four triangles.
+/// (system seed, or None for the default system; planet; key.)
+const FOUR_TRIANGLE_EDGES: [(Option<u64>, usize, &str); 5] = [
+    (None, 3, "2/0/3/127/1"),
+    (Some(99), 6, "3/1/112/127/0"),
+    (None, 1, "2/2/29/0/0"),
+    (None, 4, "0/2/34/11/0"),
+    (Some(3), 0, "3/2/127/127/0"),
+];
+
+#[test]
+fn faces_both_cells_merge_stay_manifold() {
+    let mut ws = DualContourWorkspace::default();
+    let mut part = CubePart::default();
+    let mut bad = Vec::new();
+    for (seed, planet, key) in FOUR_TRIANGLE_EDGES {
+        let system = match seed {
+            None => PlannedSystem::default_system(),
+            Some(seed) => PlannedSystem::build(&SystemRecipe::from_seed(seed)).expect("seed-only systems are valid"),
+        };
+        let t = Terrain::new(&system.planets[planet]);
+        let key: RegionKey = key.parse().unwrap();
+        let found = region_faults(&t, key, &mut ws, &mut part).expect("the region holds surface");
+        if !found.is_empty() {
+            bad.push(format!("seed {seed:?}, planet {planet}, key {key}: {}", found.join("; ")));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
 /// The trilinear interpolant of a cell's corner densities at `p` in [0, 1]³.

@@ -17,6 +17,15 @@
 //! face's two diagonals, and those would cross), so the face takes it
 //! (`face_centres`). Both cells still decide alike: the test reads the two
 //! cells' own corners only.
+//!
+//! That choice cannot always hold: in a cell, exactly one resolution of a face
+//! merges its arcs (whichever resolutions its other faces take), but *which*
+//! one depends on those other faces, and they flip too, for their own
+//! neighbours. Where every ambiguous face of both cells flips at once, the
+//! flips can knock on into each other and leave the shared face merged on
+//! both sides; chains of such cells reach further than a region's window, so
+//! no decision it can make alike with its neighbours prevents it. The
+//! polygonizer then gives each arc a vertex of its own (`dual_contour.rs`).
 
 use glam::Vec3;
 

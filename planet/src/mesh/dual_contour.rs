@@ -9,6 +9,12 @@
 //! split along its shorter diagonal and wound counter-clockwise seen from the
 //! air side.
 //!
+//! Where both cells sharing an ambiguous face still merge its two arcs (its
+//! resolution knocked on by their other faces' flips, `cell.rs`), each arc
+//! gets a vertex of its own on the face, and the quads of the face's edges run
+//! through it between the two cells' vertices (`arc_vertices_of`): one mesh
+//! edge per arc rather than one edge for both, used by four triangles.
+//!
 //! **Invariant:** a cell's vertex is computed in the frame of the face the cell
 //! lies on, from its 8 samples put in that frame's order. A cell beyond the
 //! region's face edge is the neighbour face's cell, and both regions compute
@@ -389,6 +395,10 @@ pub struct DualContourWorkspace {
     /// Hermite data of recent grid edges, valid where generation and key match.
     edge_cache: Vec<CachedEdge>,
     generation: u32,
+    /// Ambiguous cell faces whose two arcs one component of the cell holds.
+    merged: Vec<MergedFace>,
+    /// Arc vertices: (lower cell, axis, that cell's edge) -> vertex, sorted.
+    arc_vertices: Vec<(u32, u8, u8, u32)>,
 }
 
 #[inline]
@@ -421,7 +431,17 @@ pub fn dual_contour(
     // Every window cell on the region's own face: no frames to work out.
     let interior = origin.0 >= 0 && origin.1 >= 0 && origin.0 + CELLS as i32 <= n && origin.1 + CELLS as i32 <= n;
 
-    let DualContourWorkspace { frames, cells, cell_edges, frame_positions, solid, edge_cache, generation } = ws;
+    let DualContourWorkspace {
+        frames,
+        cells,
+        cell_edges,
+        frame_positions,
+        solid,
+        edge_cache,
+        generation,
+        merged,
+        arc_vertices,
+    } = ws;
     frames.clear();
     for b in 0..CELLS {
         for a in 0..CELLS {
@@ -474,6 +494,8 @@ pub fn dual_contour(
     }
     cell_edges.clear();
     frame_positions.clear();
+    merged.clear();
+    arc_vertices.clear();
     let cell_bits = (1u64 << CELLS) - 1;
     for b in 0..CELLS {
         for a in 0..CELLS {
@@ -506,7 +528,7 @@ pub fn dual_contour(
                     }
                     theirs
                 };
-                let comps = components(&ours, &theirs, frame, |o| corners_at(samples, frames, (a, b, c), o));
+                let (comps, centres) = components(&ours, &theirs, frame, |o| corners_at(samples, frames, (a, b, c), o));
                 let (layer_fit, layer_boundary) = layers[c];
                 let tier = frame.reach[usize::from(layer_boundary)].min(layer_fit);
                 let hermite = if tier == 0 {
@@ -527,11 +549,13 @@ pub fn dual_contour(
                     stencil_hermite(&comps, tier, stencil, slot, edge_cache, generation)
                 };
                 cells[cell_index(a, b, c)] = (generation, out.vertices.len() as u32, cell_edges.len() as u32);
-                cell_edges.push(if frame.identity {
+                let of_edge: [u8; 12] = if frame.identity {
                     comps.of_edge
                 } else {
                     core::array::from_fn(|e| comps.of_edge[frame.edge_to_face[e]])
-                });
+                };
+                cell_edges.push(of_edge);
+                note_merged_faces(merged, &ours, centres, &of_edge, &hermite, frame, (a, b, c), first_layer);
                 cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, |v| {
                     out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));
                     frame_positions.push(frame_position(v.position, frame, (a, b, c)));
@@ -540,10 +564,14 @@ pub fn dual_contour(
         }
     }
 
+    // A vertex for each arc of a face both its cells merge.
+    let arcs = ArcContext { frames, first_layer, columns, voxels, shell_below };
+    arc_vertices_of(merged, &arcs, out, frame_positions, arc_vertices);
+
     // Quads, one per sign-changing edge the region owns or overlaps.
     let owned_square = 2..2 + REGION_CELLS as usize;
     let owned_layers: u64 = ((1u64 << REGION_CELLS) - 1) << 2;
-    let cells = Cells { generation, cells, cell_edges, frame_positions };
+    let cells = Cells { generation, cells, cell_edges, frame_positions, arc_vertices };
     for b in 1..WINDOW - 1 {
         for a in 1..WINDOW - 1 {
             let here = solid[b * WINDOW + a];
@@ -567,22 +595,181 @@ pub fn dual_contour(
 }
 
 /// The surface components of a cell, from its corners in our order (`ours`)
-/// and in its face's (`theirs`). Ambiguous faces are resolved against the
-/// cells around (`cell_at(offset)`), in our frame: the decision is the same
-/// in any frame, and the face's frame then names the face.
+/// and in its face's (`theirs`), and which of its ambiguous faces (bit per
+/// face, our order) have a solid centre. Ambiguous faces are resolved against
+/// the cells around (`cell_at(offset)`), in our frame: the decision is the
+/// same in any frame, and the face's frame then names the face.
 #[inline]
 fn components(
     ours: &[i16; 8],
     theirs: &[i16; 8],
     frame: &ColumnFrame,
     cell_at: impl Fn([i32; 3]) -> Option<[i16; 8]>,
-) -> Components {
+) -> (Components, u8) {
     if cell::ambiguous_faces(ours) == 0 {
-        return cell::components(theirs);
+        return (cell::components(theirs), 0);
     }
     let centres = cell::face_centres(ours, cell_at);
     let theirs_centres = (0..6).fold(0u8, |bits, f| bits | ((centres >> f) & 1) << frame.face_to_face[f]);
-    cell::components_with(theirs, theirs_centres)
+    (cell::components_with(theirs, theirs_centres), centres)
+}
+
+/// An ambiguous face of a cell (our order) whose two arcs one component of
+/// the cell holds: where the cell across holds them in one component too, the
+/// two cells' vertices would be joined by one mesh edge standing for both
+/// arcs, used by four triangles. Its crossings are kept to place the arcs'
+/// own vertices (`arc_vertices_of`).
+#[derive(Clone, Copy, Debug)]
+struct MergedFace {
+    /// `cell_index` of the cell.
+    cell: u32,
+    /// The face, in our order.
+    face: u8,
+    /// Solid corners of the cell, one bit each, in our order.
+    solid: u8,
+    /// Whether the face's centre is solid.
+    solid_centre: bool,
+    /// The cell in the planet's terms (face, x, y, layer): the lesser of the
+    /// two cells sharing the face places the arcs' vertices, in every region.
+    key: (u8, i32, i32, i32),
+    /// Crossing and normal on each of the face's edges (`cell::FACES` order),
+    /// in the cell's own face frame.
+    hermite: [(Vec3, Vec3); 4],
+}
+
+/// Notes the ambiguous faces of window cell (a, b, c) whose two arcs one of
+/// its components holds.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn note_merged_faces(
+    merged: &mut Vec<MergedFace>,
+    ours: &[i16; 8],
+    centres: u8,
+    of_edge: &[u8; 12],
+    hermite: &[(Vec3, Vec3); 12],
+    frame: &ColumnFrame,
+    (a, b, c): (usize, usize, usize),
+    first_layer: i32,
+) {
+    let mut ambiguous = cell::ambiguous_faces(ours);
+    while ambiguous != 0 {
+        let f = ambiguous.trailing_zeros() as usize;
+        ambiguous &= ambiguous - 1;
+        let edges = cell::FACES[f].1;
+        let [e0, e1, e2, e3] = edges.map(|e| of_edge[e]);
+        if !(e0 == e1 && e1 == e2 && e2 == e3) {
+            continue;
+        }
+        let solid = ours.iter().enumerate().fold(0u8, |bits, (k, &d)| bits | u8::from(d > 0) << k);
+        merged.push(MergedFace {
+            cell: cell_index(a, b, c) as u32,
+            face: f as u8,
+            solid,
+            solid_centre: (centres >> f) & 1 == 1,
+            key: (frame.frame.face.index(), frame.frame.x, frame.frame.y, first_layer + c as i32),
+            hermite: edges.map(|e| hermite[frame.edge_to_face[e]]),
+        });
+    }
+}
+
+/// What placing an arc vertex reads besides the merged faces.
+struct ArcContext<'a> {
+    frames: &'a [Option<ColumnFrame>],
+    first_layer: i32,
+    columns: &'a ColumnField,
+    voxels: &'a VoxelGrid,
+    shell_below: f32,
+}
+
+/// The window cell (a, b, c) of a `cell_index`.
+#[inline]
+fn cell_at_index(i: usize) -> (usize, usize, usize) {
+    (i / CELLS % CELLS, i / (CELLS * CELLS), i % CELLS)
+}
+
+/// For every ambiguous face that both cells sharing it merge (see
+/// `MergedFace`), a vertex per arc, on the face midway between the arc's two
+/// crossings; the quads of the face's edges then run through the arc's
+/// vertex between the two cells' (`emit`), so each arc gets its own pair of
+/// mesh edges. Face resolutions cannot always prevent this: in a cell,
+/// exactly one resolution of a face merges its arcs, and which one depends on
+/// the cell's other faces, so flips knock on along chains of cells, further
+/// than any region's window reaches. The vertices are placed from the lesser
+/// cell's data, in its frame, so every region places them alike; they leave
+/// the cells' own vertices as they were.
+fn arc_vertices_of(
+    merged: &mut [MergedFace],
+    ctx: &ArcContext<'_>,
+    out: &mut CubePart,
+    frame_positions: &mut Vec<Vec3>,
+    arc_vertices: &mut Vec<(u32, u8, u8, u32)>,
+) {
+    if merged.is_empty() {
+        return;
+    }
+    merged.sort_unstable_by_key(|m| (m.cell, m.face));
+    for m in merged.iter() {
+        // Each face once, from the cell on its lower side.
+        if m.face & 1 == 0 {
+            continue;
+        }
+        let axis = usize::from(m.face / 2);
+        let (a, b, c) = cell_at_index(m.cell as usize);
+        if [a, b, c][axis] + 1 >= CELLS {
+            continue;
+        }
+        let step = [CELLS, CELLS * CELLS, 1][axis] as u32;
+        let Ok(k) = merged.binary_search_by_key(&(m.cell + step, m.face ^ 1), |n| (n.cell, n.face)) else { continue };
+        let n = merged[k];
+        // Position i on one side's face is position i on the other's.
+        let placer = if m.key <= n.key { m } else { &n };
+        let edges = cell::FACES[usize::from(m.face)].1;
+        let corners = cell::FACES[usize::from(placer.face)].0;
+        let (pa, pb, pc) = cell_at_index(placer.cell as usize);
+        let Some(frame) = &ctx.frames[pb * CELLS + pa] else { continue };
+        let solid = |k: usize| (placer.solid >> corners[k]) & 1 == 1;
+        for i in 0..4 {
+            // The arc around corner i (between edges i - 1 and i): the air
+            // corners where the centre is solid, else the solid ones.
+            if solid(i) == placer.solid_centre {
+                continue;
+            }
+            let j = (i + 3) % 4;
+            let (p0, n0) = placer.hermite[j];
+            let (p1, n1) = placer.hermite[i];
+            let position = (p0 + p1) * 0.5;
+            let normal = (n0 + n1).normalize_or(n0);
+            // The arc's solid corner: its own, or the nearer of its edges' far ends.
+            let corner = if solid(i) {
+                corners[i]
+            } else {
+                let (back, on) = (corners[j], corners[(i + 1) % 4]);
+                let d = |c: usize| position.distance_squared(cell::corner_position(c));
+                if d(back) <= d(on) { back } else { on }
+            };
+            let v = CellVertex {
+                position,
+                smooth_normal: normal,
+                face_normal: normal,
+                material_corner: (corner & 4) | frame.to_face[corner & 3],
+            };
+            let index = out.vertices.len() as u32;
+            out.vertices.push(cube_vertex(
+                &v,
+                frame,
+                (pa, pb, pc),
+                ctx.first_layer,
+                ctx.columns,
+                ctx.voxels,
+                ctx.shell_below,
+            ));
+            frame_positions.push(frame_position(position, frame, (pa, pb, pc)));
+            for e in [edges[j], edges[i]] {
+                arc_vertices.push((m.cell, axis as u8, e as u8, index));
+            }
+        }
+    }
+    arc_vertices.sort_unstable();
 }
 
 /// The corners (in our order) of the window cell at `offset` from cell
@@ -606,6 +793,9 @@ struct Cells<'a> {
     cells: &'a [(u32, u32, u32)],
     cell_edges: &'a [[u8; 12]],
     frame_positions: &'a [Vec3],
+    /// (lower cell, axis, edge) -> the vertex of the arc through that edge on
+    /// the cell's face towards +axis, where both cells merge the face's arcs.
+    arc_vertices: &'a [(u32, u8, u8, u32)],
 }
 
 /// Offsets of the 8 corners from a cell's minimum sample (z fastest, then x, then y).
@@ -679,6 +869,10 @@ fn emit(
     core: bool,
 ) {
     let here = cell_index(a, b, c) as isize;
+    if !cells.arc_vertices.is_empty() {
+        emit_with_arcs(cells, out, axis, here, start_solid, core);
+        return;
+    }
     let mut ring = [0u32; 4];
     let mut count = 0;
     for (offset, edge) in AROUND[axis] {
@@ -708,6 +902,68 @@ fn emit(
         target.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
     } else {
         target.extend_from_slice(&[ring[0], ring[1], ring[3], ring[1], ring[2], ring[3]]);
+    }
+}
+
+/// `emit` in a region with arc vertices: the ring of the edge's cells, with
+/// the arc's vertex between two cells wherever their face has one, is fanned
+/// from its first arc vertex (or split as a plain quad where it has none).
+#[cold]
+fn emit_with_arcs(cells: &Cells<'_>, out: &mut CubePart, axis: usize, here: isize, start_solid: bool, core: bool) {
+    // (vertex, cell index, edge) around the edge, None beyond a cube corner.
+    let around: [Option<(u32, u32, usize)>; 4] = AROUND[axis].map(|(offset, edge)| {
+        let i = (here + offset) as usize;
+        let (generation, first, slot) = cells.cells[i];
+        (generation == cells.generation)
+            .then(|| (first + u32::from(cells.cell_edges[slot as usize][edge]), i as u32, edge))
+    });
+    let mut ring = [0u32; 8];
+    let mut count = 0;
+    let mut first_arc = None;
+    for k in 0..4 {
+        let Some((v, cell, edge)) = around[k] else { continue };
+        ring[count] = v;
+        count += 1;
+        let Some((_, next, next_edge)) = around[(k + 1) % 4] else { continue };
+        // The face between this cell and the next: its axis, and its lower cell's edge.
+        let gap = cell.abs_diff(next) as usize;
+        let face_axis = if gap == CELLS {
+            0
+        } else if gap == CELLS * CELLS {
+            1
+        } else {
+            2
+        };
+        let (lower, lower_edge) = if cell < next { (cell, edge) } else { (next, next_edge) };
+        let key = (lower, face_axis as u8, lower_edge as u8);
+        if let Ok(i) = cells.arc_vertices.binary_search_by_key(&key, |&(c, a, e, _)| (c, a, e)) {
+            first_arc.get_or_insert(count);
+            ring[count] = cells.arc_vertices[i].3;
+            count += 1;
+        }
+    }
+    if count < 3 {
+        return;
+    }
+    if !start_solid {
+        ring[..count].reverse();
+    }
+    let target = if core { &mut out.triangles } else { &mut out.overlap };
+    let Some(arc) = first_arc else {
+        let pos = |i: usize| cells.frame_positions[ring[i] as usize];
+        if count == 3 {
+            target.extend_from_slice(&ring[..3]);
+        } else if pos(0).distance_squared(pos(2)) <= pos(1).distance_squared(pos(3)) {
+            target.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
+        } else {
+            target.extend_from_slice(&[ring[0], ring[1], ring[3], ring[1], ring[2], ring[3]]);
+        }
+        return;
+    };
+    // Where the ring was reversed, the arc vertex moved.
+    let arc = if start_solid { arc } else { count - 1 - arc };
+    for k in 1..count - 1 {
+        target.extend_from_slice(&[ring[arc], ring[(arc + k) % count], ring[(arc + k + 1) % count]]);
     }
 }
 

@@ -893,8 +893,14 @@ fn emit(
         ring[..count].reverse();
     }
     let target = if core { &mut out.triangles } else { &mut out.overlap };
-    if count == 3 {
-        target.extend_from_slice(&ring[..3]);
+    triangle_or_quad(cells, &ring[..count], target);
+}
+
+/// A ring of three vertices as its triangle, of four as a quad split along
+/// its shorter diagonal.
+fn triangle_or_quad(cells: &Cells<'_>, ring: &[u32], target: &mut Vec<u32>) {
+    if let &[a, b, c] = ring {
+        target.extend_from_slice(&[a, b, c]);
         return;
     }
     let pos = |i: usize| cells.frame_positions[ring[i] as usize];
@@ -950,14 +956,7 @@ fn emit_with_arcs(cells: &Cells<'_>, out: &mut CubePart, axis: usize, here: isiz
     }
     let target = if core { &mut out.triangles } else { &mut out.overlap };
     let Some(arc) = first_arc else {
-        let pos = |i: usize| cells.frame_positions[ring[i] as usize];
-        if count == 3 {
-            target.extend_from_slice(&ring[..3]);
-        } else if pos(0).distance_squared(pos(2)) <= pos(1).distance_squared(pos(3)) {
-            target.extend_from_slice(&[ring[0], ring[1], ring[2], ring[0], ring[2], ring[3]]);
-        } else {
-            target.extend_from_slice(&[ring[0], ring[1], ring[3], ring[1], ring[2], ring[3]]);
-        }
+        triangle_or_quad(cells, &ring[..count], target);
         return;
     };
     // Where the ring was reversed, the arc vertex moved.

@@ -360,3 +360,66 @@ fn path_to_an_island_is_none_and_bad_points_are_errors() {
         assert!(text(&out.stderr).starts_with(message), "{args:?}: {}", text(&out.stderr));
     }
 }
+
+/// Every file argument goes through one bounded reader: devices, FIFOs and
+/// folders are refused by type, files over their kind's cap by size, before
+/// anything is read (a device would otherwise be read until memory ran out).
+#[test]
+fn file_arguments_are_bounded_and_refused_by_type() {
+    let dir = common::scratch_dir("cli-bounded", "files");
+    let fifo = dir.join("fifo.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let big = dir.join("big.json");
+    std::fs::write(&big, vec![b' '; (4 << 20) + 1]).unwrap();
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let mut cases: Vec<(Vec<String>, String)> = vec![
+        (vec!["validate".into(), "/dev/zero".into()], "/dev/zero: is not a regular file".into()),
+        (vec!["system".into(), "/dev/zero".into()], "/dev/zero: is not a regular file".into()),
+        (vec!["validate".into(), s(&dir)], format!("{}: is a directory; a recipe is a file", dir.display())),
+        (vec!["validate".into(), s(&big)], format!("{}: 4194305 bytes, more than the 4194304 allowed", big.display())),
+        (vec!["stream".into(), "--path".into(), "/dev/zero".into()], "a camera path is a file".into()),
+        (vec!["inspect".into(), "/dev/zero".into()], "/dev/zero: is not a regular file".into()),
+    ];
+    if made {
+        cases.push((vec!["validate".into(), s(&fifo)], "is not a regular file (a device, FIFO or socket)".into()));
+    }
+    for (args, message) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = planet(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).starts_with("error: ") && text(&out.stderr).contains(message.as_str()),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    // A dump stage file gets exactly the size its manifest records.
+    let dump = dir.join("dump");
+    assert!(
+        planet(&["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"]).status.success()
+    );
+    let voxels = dump.join("voxels.bin");
+    let mut bytes = std::fs::read(&voxels).unwrap();
+    let recorded = bytes.len();
+    bytes.push(0);
+    std::fs::write(&voxels, &bytes).unwrap();
+    let out = planet(&["replay", &s(&dump), "--repeat", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let want = format!("{}: {} bytes, more than the {recorded} the manifest records", voxels.display(), recorded + 1);
+    assert!(text(&out.stderr).contains(&want), "{}", text(&out.stderr));
+}
+
+/// A recipe with thousands of errors lists the first 50 and how many more.
+#[test]
+fn long_error_lists_stop_with_a_count() {
+    let planets: Vec<String> = (0..5000).map(|_| r#"{"index": 99}"#.to_owned()).collect();
+    let file = scratch("many.json", format!(r#"{{"seed": 1, "planets": [{}]}}"#, planets.join(",")).as_bytes());
+    for command in ["validate", "system"] {
+        let out = planet(&[command, file.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(lines.len() <= 52, "{command}: {} lines", lines.len());
+        assert!(lines.last().unwrap().ends_with("... and 4950 more"), "{command}: {:?}", lines.last());
+    }
+}

@@ -128,7 +128,7 @@ fn load_path(name: &str) -> Result<CameraPath, Failure> {
     if let Some(p) = CameraPath::builtin(name) {
         return Ok(p);
     }
-    let text = load::read(std::path::Path::new(name))?;
+    let text = load::text(std::path::Path::new(name), load::FileKind::CameraPath)?;
     CameraPath::from_json(&text).map_err(|e| Failure::Invalid(format!("{name}: {e}")))
 }
 

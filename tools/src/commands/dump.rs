@@ -12,7 +12,7 @@ use planet::recipe::DEFAULT_SYSTEM_JSON;
 use planet::{GENERATOR_VERSION, RegionKey, Signature, SystemRecipe};
 
 use crate::failure::Failure;
-use crate::load;
+use crate::load::{self, FileKind, Unread};
 use crate::pick::{self, PlanetArgs};
 
 /// Arguments of `planet dump`.
@@ -36,7 +36,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         return Err(Failure::Invalid(format!("--repeat {}: must be in 1..=100", args.repeat)));
     }
     let recipe_bytes = match &args.planet.system {
-        Some(p) => load::read(p)?.into_bytes(),
+        Some(p) => load::text(p, FileKind::Recipe)?.into_bytes(),
         None => DEFAULT_SYSTEM_JSON.as_bytes().to_vec(),
     };
     let recipe = load::recipe(args.planet.system.as_deref())?;
@@ -158,8 +158,8 @@ pub fn write_dump(
 pub struct DumpFile {
     /// The file's path.
     pub path: PathBuf,
-    /// Its bytes, or why it could not be read.
-    pub bytes: Result<Vec<u8>, String>,
+    /// Its bytes, or why it was not read.
+    pub bytes: Result<Vec<u8>, Unread>,
     /// Whether its size and hash are the manifest's.
     pub as_recorded: bool,
     /// What it decodes to, or why not (`None` when unreadable).
@@ -171,8 +171,8 @@ pub struct DumpFile {
 pub struct RawDump {
     /// Its manifest.
     pub manifest: Manifest,
-    /// The recipe's bytes (or why they cannot be read).
-    pub recipe_bytes: Result<Vec<u8>, String>,
+    /// The recipe's bytes (or why they were not read).
+    pub recipe_bytes: Result<Vec<u8>, Unread>,
     /// The parsed recipe, or why not (`None` when unreadable).
     pub recipe: Option<Result<SystemRecipe, String>>,
     /// Whether the recipe's size and hash are the manifest's.
@@ -189,16 +189,16 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
         return Err(Failure::Failed(format!("{}: {what}", dir.display())));
     }
     let manifest_path = dir.join(MANIFEST_FILE);
-    let bytes = std::fs::read(&manifest_path).map_err(|e| {
-        Failure::Failed(format!(
+    let bytes = load::bounded(&manifest_path, FileKind::Manifest).map_err(|e| match e {
+        Unread::Refused(m) => Failure::Invalid(format!("{}: {m}", manifest_path.display())),
+        Unread::Io(e) => Failure::Failed(format!(
             "cannot read {}: {e} (a dump folder holds a manifest.json; `planet dump` writes one)",
             manifest_path.display()
-        ))
+        )),
     })?;
     let manifest = Manifest::from_json(&bytes).map_err(|e| invalid_lines(&manifest_path, &e.0))?;
-    let read =
-        |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("listed in manifest.json, cannot read: {e}"));
-    let recipe_bytes = read(RECIPE_FILE);
+    let read = |name: &str, kind: FileKind| load::bounded(&dir.join(name), kind);
+    let recipe_bytes = read(RECIPE_FILE, FileKind::Recipe);
     let recipe_as_recorded = recipe_bytes.as_ref().is_ok_and(|b| manifest.recipe.matches(b));
     let recipe = recipe_bytes.as_ref().ok().map(|b| {
         let text =
@@ -208,7 +208,8 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
     let mut files = Vec::new();
     for entry in &manifest.stages {
         let stage = entry.stage;
-        let bytes = read(&stage.file());
+        let kind = if stage.json { FileKind::Plan } else { FileKind::StageFile { recorded: entry.file.size } };
+        let bytes = read(&stage.file(), kind);
         let as_recorded = bytes.as_ref().is_ok_and(|b| entry.file.matches(b));
         let output = bytes.as_ref().ok().map(|b| {
             let out = StageOutput::decode(stage, b).map_err(|e| e.0)?;
@@ -231,6 +232,24 @@ pub fn read_dump(dir: &Path) -> Result<RawDump, Failure> {
 
 fn invalid_lines(path: &Path, message: &str) -> Failure {
     Failure::Invalid(message.lines().map(|l| format!("{}: {l}", path.display())).collect::<Vec<_>>().join("\n"))
+}
+
+/// Why a file a manifest lists was not read, for the listing.
+pub fn unread_text(e: &Unread) -> String {
+    match e {
+        Unread::Io(e) => format!("listed in manifest.json, cannot read: {e}"),
+        refused @ Unread::Refused(_) => refused.to_string(),
+    }
+}
+
+/// A listed file that was not read, as a failure: refused by type or size,
+/// invalid input (exit 2); not there or unreadable, a failure (exit 1).
+fn unread_failure(path: &Path, e: &Unread) -> Failure {
+    let message = format!("{}: {}", path.display(), unread_text(e));
+    match e {
+        Unread::Refused(_) => Failure::Invalid(message),
+        Unread::Io(_) => Failure::Failed(message),
+    }
 }
 
 /// A dump checked for replay: everything readable, valid and consistent.
@@ -269,7 +288,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
         )));
     }
     let recipe_path = dir.join(RECIPE_FILE);
-    let recipe_bytes = raw.recipe_bytes.map_err(|e| Failure::Failed(format!("{}: {e}", recipe_path.display())))?;
+    let recipe_bytes = raw.recipe_bytes.map_err(|e| unread_failure(&recipe_path, &e))?;
     let recipe = match raw.recipe {
         Some(Ok(r)) => r,
         Some(Err(e)) => return Err(invalid_lines(&recipe_path, &e)),
@@ -284,7 +303,7 @@ pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure>
     for f in raw.files {
         let bytes = match f.bytes {
             Ok(b) => b,
-            Err(e) => return Err(Failure::Failed(format!("{}: {e}", f.path.display()))),
+            Err(e) => return Err(unread_failure(&f.path, &e)),
         };
         match f.output.expect("a readable file is decoded") {
             Ok(out) => {

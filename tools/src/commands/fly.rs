@@ -99,7 +99,7 @@ fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
     let text = match name {
         "takeoff" => TAKEOFF.to_string(),
         "cave" => CAVE.to_string(),
-        _ => crate::load::read(std::path::Path::new(name))?,
+        _ => crate::load::text(std::path::Path::new(name), crate::load::FileKind::Script)?,
     };
     let steps: Vec<ScriptStep> =
         serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("script {name}: {e}")))?;

@@ -131,7 +131,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
         m.recipe.file,
         m.recipe.size,
         match &raw.recipe_bytes {
-            Err(e) => e.clone(),
+            Err(e) => super::dump::unread_text(e),
             Ok(_) => state(raw.recipe_as_recorded, true).to_owned(),
         }
     );
@@ -146,7 +146,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
     for (f, entry) in raw.files.iter().zip(&m.stages) {
         let stage = entry.stage;
         let status = match &f.bytes {
-            Err(e) => e.clone(),
+            Err(e) => super::dump::unread_text(e),
             Ok(_) => state(f.as_recorded, stage.json).to_owned(),
         };
         let _ = writeln!(
@@ -190,7 +190,7 @@ fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<
 
 /// One stage file: found by its name, else by its contents.
 fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result<(), Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::Failed(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = crate::load::bytes(path, crate::load::FileKind::AnyStageFile)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     if name == MANIFEST_FILE {
         return inspect_dump(path.parent().unwrap_or(Path::new(".")), text, exports);
@@ -210,7 +210,10 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
     let _ = writeln!(text, "{} ({}, {} bytes)", path.display(), stage.type_name, bytes.len());
     // Colours, sea level and the spherify grid come from the plan beside the file, when there is one.
     let folder = path.parent().unwrap_or(Path::new("."));
-    let beside = |s: Stage| std::fs::read(folder.join(s.file())).ok().and_then(|b| StageOutput::decode(s, &b).ok());
+    let beside = |s: Stage| {
+        let bytes = crate::load::bounded(&folder.join(s.file()), crate::load::FileKind::AnyStageFile).ok()?;
+        StageOutput::decode(s, &bytes).ok()
+    };
     let plan = beside(&stages::PLANET_PLAN)
         .and_then(|o| o.into_value::<PlanetPlan>().ok())
         .filter(|p| p.validate_at("recipe").is_empty());

@@ -141,7 +141,7 @@ fn camera_path(name: &str) -> Result<CameraPath, Failure> {
         let names: Vec<&str> = engine::path::BUILTIN.iter().map(|(n, _)| *n).collect();
         return Err(Failure::Invalid(format!("--path {name}: no such built-in path ({}) or file", names.join(", "))));
     }
-    CameraPath::from_json(&load::read(file)?)
+    CameraPath::from_json(&load::text(file, load::FileKind::CameraPath)?)
         .map_err(|e| Failure::Invalid(format!("{} is not a valid camera path: {e}", file.display())))
 }
 

@@ -16,12 +16,12 @@ pub struct Args {
 
 /// Validates the file: parsing, overrides and every planet's recipe.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let text = load::read(&args.file)?;
+    let text = load::text(&args.file, load::FileKind::Recipe)?;
     match PlannedSystem::from_json(&text) {
         Ok(_) => {
             println!("ok");
             Ok(())
         }
-        Err(errors) => Err(Failure::Listed(errors.to_string())),
+        Err(errors) => Err(Failure::Listed(load::capped_lines(&errors.to_string()))),
     }
 }

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::process::ExitCode;
 
+use crate::output::errln;
+
 /// A command's failure.
 #[derive(Debug)]
 pub enum Failure {
@@ -15,22 +17,27 @@ pub enum Failure {
     /// Invalid input whose lines are already the report (`planet validate`'s
     /// list, one problem a line): printed as they are, exit code 2.
     Listed(String),
+    /// Stdout was closed (a pipe whose reader left): no message, exit code
+    /// 141, as a shell reports a program ended by SIGPIPE.
+    Closed,
 }
 
 impl Failure {
     /// Prints the failure to stderr, `error: ` before each line, and returns its exit code.
     pub fn report(self) -> ExitCode {
         match &self {
-            Self::Listed(m) => eprintln!("{m}"),
+            Self::Listed(m) => errln!("{m}"),
             Self::Invalid(m) | Self::Failed(m) => {
                 for line in m.lines() {
-                    eprintln!("error: {line}");
+                    errln!("error: {line}");
                 }
             }
+            Self::Closed => {}
         }
         match self {
             Self::Invalid(_) | Self::Listed(_) => ExitCode::from(2),
             Self::Failed(_) => ExitCode::from(1),
+            Self::Closed => ExitCode::from(141),
         }
     }
 }
@@ -39,6 +46,7 @@ impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Invalid(m) | Self::Failed(m) | Self::Listed(m) => f.write_str(m),
+            Self::Closed => f.write_str("stdout was closed"),
         }
     }
 }

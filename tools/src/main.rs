@@ -8,6 +8,7 @@
 mod commands;
 mod failure;
 mod load;
+mod output;
 mod pick;
 mod raster;
 mod save;
@@ -68,8 +69,8 @@ enum Command {
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("internal error: {info}");
-        eprintln!("This is a bug in planet; please report it with the command you ran.");
+        output::errln!("internal error: {info}");
+        output::errln!("This is a bug in planet; please report it with the command you ran.");
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

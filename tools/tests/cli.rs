@@ -423,3 +423,62 @@ fn long_error_lists_stop_with_a_count() {
         assert!(lines.last().unwrap().ends_with("... and 4950 more"), "{command}: {:?}", lines.last());
     }
 }
+
+/// Every headless subcommand with stdout closed (a pipe whose reader has
+/// gone: exit 141, quietly) and with stdout on a full disk (`/dev/full`:
+/// exit 1, naming stdout); none panics (`planet` fails the test on a panic
+/// message). A dump manifest's time too large for a `Duration` is refused.
+#[test]
+fn a_closed_or_full_stdout_never_panics() {
+    let dir = common::scratch_dir("cli-stdout", "files");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let dump = dir.join("dump");
+    assert!(
+        planet(&["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"]).status.success()
+    );
+    let recipe = scratch("ok.json", br#"{"seed": 5}"#);
+    let commands: Vec<Vec<String>> = [
+        vec!["system"],
+        vec!["system", "--json"],
+        vec!["signature"],
+        vec!["validate", recipe.to_str().unwrap()],
+        vec!["region", "--planet", "1", "--key", "0/6/2/2/0"],
+        vec!["inspect", dump.to_str().unwrap()],
+        vec!["replay", dump.to_str().unwrap(), "--repeat", "1"],
+        vec!["path", "--planet", "1", "--from", "-15,0", "--to", "-16,1", "--quiet"],
+    ]
+    .iter()
+    .map(|c| c.iter().map(|a| (*a).to_owned()).collect())
+    .collect();
+    let run = |args: &[String], stdout: std::process::Stdio| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_planet"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{args:?}: {stderr}");
+        (out.status.code(), stderr)
+    };
+    for args in &commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let (code, stderr) = run(args, writer.into());
+        assert_eq!((code, stderr.as_str()), (Some(141), ""), "{args:?} into a closed pipe");
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let (code, stderr) = run(args, full.into());
+        assert_eq!(code, Some(1), "{args:?} onto /dev/full: {stderr}");
+        assert!(stderr.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {stderr}");
+    }
+    // A recorded time of 1e308 ms would overflow a `Duration`.
+    let manifest = dump.join("manifest.json");
+    let text_of = std::fs::read_to_string(&manifest).unwrap();
+    let at = text_of.find("\"time_ms\": ").unwrap() + "\"time_ms\": ".len();
+    let end = at + text_of[at..].find([',', '\n']).unwrap();
+    std::fs::write(&manifest, format!("{}1e308{}", &text_of[..at], &text_of[end..])).unwrap();
+    let out = planet(&["replay", &s(&dump), "--repeat", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("time_ms = 100000000"), "{}", text(&out.stderr));
+}

@@ -47,6 +47,9 @@ use crate::signature::Signature;
 /// corners, four neighbours).
 pub const DUMP_FORMAT: u32 = 4;
 
+/// The longest stage time a manifest may record, milliseconds (a day).
+pub const MAX_TIME_MS: f64 = 86_400_000.0;
+
 /// The name of the manifest in a dump folder.
 pub const MANIFEST_FILE: &str = "manifest.json";
 
@@ -207,8 +210,12 @@ impl Manifest {
             } else if entry.file.file != stage.file() {
                 errors.push(format!("stages[{i}].file = {:?}: must be {:?}", entry.file.file, stage.file()));
             }
-            if !entry.time_ms.is_finite() || entry.time_ms < 0.0 {
-                errors.push(format!("stages[{i}].time_ms = {}: must be a time in milliseconds, >= 0", entry.time_ms));
+            // Past a day a time is no stage's; it must also fit a `Duration`.
+            if !(entry.time_ms.is_finite() && (0.0..=MAX_TIME_MS).contains(&entry.time_ms)) {
+                errors.push(format!(
+                    "stages[{i}].time_ms = {}: must be a time in milliseconds, in 0..={MAX_TIME_MS}",
+                    entry.time_ms
+                ));
             }
         }
         if errors.is_empty() { Ok(m) } else { Err(DumpError::new(errors.join("\n"))) }

@@ -14,6 +14,7 @@ use render::{Capture, RenderError, RenderOptions, ViewCamera, capture_view};
 
 use crate::failure::Failure;
 use crate::load;
+use crate::output::{errln, outln};
 
 /// Arguments of `planet capture`.
 #[derive(Debug, clap::Args)]
@@ -94,7 +95,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let path = args.path.as_deref().map(load_path).transpose()?;
     let world = world(args.system.as_deref(), args.threads)?;
     let mut capture = headless(world, size)?;
-    eprintln!("device: {}", capture.renderer.gpu().describe());
+    errln!("device: {}", capture.renderer.gpu().describe());
     if let Some(path) = path {
         return fly_path(&mut capture, &path, args);
     }
@@ -102,16 +103,13 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
     save(&shot.image, &args.out)?;
     if shot.settled {
-        eprintln!("settled after {:.2} s of streaming", shot.stream_s);
+        errln!("settled after {:.2} s of streaming", shot.stream_s);
     } else {
-        eprintln!(
-            "warning: not settled after {:.0} s (timeout); captured what was ready (see --timeout)",
-            shot.stream_s
-        );
+        errln!("warning: not settled after {:.0} s (timeout); captured what was ready (see --timeout)", shot.stream_s);
     }
     if args.stats {
         let s = shot.stats;
-        println!(
+        outln!(
             "draws {}  triangles {}  regions resident {}  uploaded {:.1} MiB  total {:.2} s",
             s.draws,
             s.triangles,
@@ -120,7 +118,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             started.elapsed().as_secs_f64()
         );
     }
-    println!("{}", args.out.display());
+    outln!("{}", args.out.display());
     Ok(())
 }
 
@@ -169,10 +167,10 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
         gpu_ms.push(render_done.elapsed().as_secs_f64() * 1e3);
         last = Some(camera);
         if frame % (args.fps as usize).max(1) == 0 {
-            eprint!("\rframe {frame}/{frames}  t {t:.1} s");
+            crate::output::err!("\rframe {frame}/{frames}  t {t:.1} s");
         }
     }
-    eprintln!();
+    errln!();
     let wall_s = wall.elapsed().as_secs_f64();
     if let Some(camera) = last {
         let (image, _) = capture
@@ -182,17 +180,17 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
     }
     let uploaded = (capture.renderer.uploaded_bytes() - uploaded_before) as f64;
     let p = engine::run::percentile;
-    println!("path {} ({frames} frames at {} fps simulated, {wall_s:.1} s wall)", path.name, args.fps);
-    println!("engine CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut engine_ms, 0.5), p(&mut engine_ms, 0.99));
-    println!("render CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut render_ms, 0.5), p(&mut render_ms, 0.99));
-    println!("device wait ms/frame  p50 {:7.3}  p99 {:7.3}", p(&mut gpu_ms, 0.5), p(&mut gpu_ms, 0.99));
-    println!(
+    outln!("path {} ({frames} frames at {} fps simulated, {wall_s:.1} s wall)", path.name, args.fps);
+    outln!("engine CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut engine_ms, 0.5), p(&mut engine_ms, 0.99));
+    outln!("render CPU ms/frame   p50 {:7.3}  p99 {:7.3}", p(&mut render_ms, 0.5), p(&mut render_ms, 0.99));
+    outln!("device wait ms/frame  p50 {:7.3}  p99 {:7.3}", p(&mut gpu_ms, 0.5), p(&mut gpu_ms, 0.99));
+    outln!(
         "uploaded {:.1} MiB, {:.2} MiB per simulated second, {:.2} MiB per wall second",
         uploaded / f64::from(1 << 20),
         uploaded / f64::from(1 << 20) / path.duration(),
         uploaded / f64::from(1 << 20) / wall_s
     );
-    println!("{}", args.out.display());
+    outln!("{}", args.out.display());
     Ok(())
 }
 

@@ -13,6 +13,7 @@ use planet::{GENERATOR_VERSION, RegionKey, Signature, SystemRecipe};
 
 use crate::failure::Failure;
 use crate::load::{self, FileKind, Unread};
+use crate::output::out;
 use crate::pick::{self, PlanetArgs};
 
 /// Arguments of `planet dump`.
@@ -57,7 +58,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let manifest =
         write_dump(&args.out, &recipe_bytes, system.signature(), args.planet.planet, key, &outputs, &times, None)?;
-    print!("{}", table(&args.out, &manifest));
+    out!("{}", table(&args.out, &manifest));
     Ok(())
 }
 

@@ -34,6 +34,7 @@ use winit::window::{CursorGrabMode, Window, WindowId};
 
 use super::capture::{parse_size, save, world};
 use crate::failure::Failure;
+use crate::output::errln;
 
 /// Arguments of `planet fly`.
 #[derive(Debug, clap::Args)]
@@ -137,8 +138,8 @@ pub fn run_default() -> Result<(), Failure> {
         };
         return run(&args);
     }
-    eprintln!("No display (neither DISPLAY nor WAYLAND_DISPLAY is set): running headless.");
-    eprintln!(
+    errln!("No display (neither DISPLAY nor WAYLAND_DISPLAY is set): running headless.");
+    errln!(
         "`planet tour` captures every planet of the default system into planet-tour/ (`planet --help` lists the rest)."
     );
     super::tour::run(&super::tour::Args::default())
@@ -192,7 +193,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         script_clock: None,
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("the window's event loop failed: {e}")))?;
-    eprintln!("{}", app.title(app.fps));
+    errln!("{}", app.title(app.fps));
     match app.error {
         Some(e) => Err(e),
         None => Ok(()),
@@ -341,7 +342,7 @@ impl ApplicationHandler for Client {
             Err(e) => return self.fail(event_loop, Failure::Failed(e.to_string())),
         };
         let gpu: Arc<Gpu> = Arc::clone(surface.gpu());
-        eprintln!("device: {}", gpu.describe());
+        errln!("device: {}", gpu.describe());
         let renderer = Renderer::new(Arc::clone(&gpu), surface.format(), &self.world);
         let depth = DepthTarget::new(&gpu.device, surface.size());
         self.window = Some(WindowState { window, surface, renderer, depth });
@@ -408,10 +409,10 @@ impl ApplicationHandler for Client {
         let (Some(path), Some(w)) = (self.screenshot.clone(), &mut self.window) else { return };
         match w.surface.last_frame() {
             Some(image) => {
-                if let Err(e) = save(&image, &path) {
+                let saved =
+                    save(&image, &path).and_then(|()| crate::output::stdout(format_args!("{}\n", path.display())));
+                if let Err(e) = saved {
                     self.error = Some(e);
-                } else {
-                    println!("{}", path.display());
                 }
             }
             None => self.error = Some(Failure::Failed("no frame was drawn to take a screenshot of".into())),

@@ -18,6 +18,7 @@ use super::dump::read_dump;
 use super::mesh::Scene;
 use super::slice::{self, Axis};
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::pick;
 
 /// Arguments of `planet inspect`.
@@ -54,9 +55,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     } else {
         inspect_file(&args.path, &mut text, &mut exports)?;
     }
-    print!("{text}");
+    out!("{text}");
     for path in &exports.written {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display());
     }
     Ok(())
 }

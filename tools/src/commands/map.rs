@@ -8,6 +8,7 @@ use std::time::Instant;
 use planet::terrain::lat_lon_direction;
 
 use crate::failure::Failure;
+use crate::output::{errln, outln};
 use crate::pick::{self, PlanetArgs};
 
 /// Arguments of `planet map`.
@@ -81,7 +82,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     pick::write_png(&args.out, w as u32, h as u32, rgb)?;
     let plan = &system.planets[args.planet.planet as usize];
-    eprintln!("map of {} ({}): {w}x{h} samples in {:.2} s", plan.name, plan.kind, start.elapsed().as_secs_f64());
-    println!("{}", args.out.display());
+    errln!("map of {} ({}): {w}x{h} samples in {:.2} s", plan.name, plan.kind, start.elapsed().as_secs_f64());
+    outln!("{}", args.out.display());
     Ok(())
 }

@@ -15,6 +15,7 @@ use planet::mesh::{MeshPart, MeshWorkspace, SphereMesh, octahedral_decode, polyg
 use planet::terrain::Terrain;
 
 use crate::failure::Failure;
+use crate::output::{errln, outln};
 use crate::pick::{self, PlanetArgs};
 use crate::raster::{self, Triangle};
 
@@ -68,7 +69,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Format::Ply => scene.ply(),
     };
     write(&args.out, &bytes)?;
-    eprintln!(
+    errln!(
         "{} region{} meshed in {:.1} ms: {} vertices, {} triangles",
         keys.len(),
         if keys.len() == 1 { "" } else { "s" },
@@ -76,10 +77,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         scene.positions.len(),
         scene.triangles.len()
     );
-    println!("{}", args.out.display());
+    outln!("{}", args.out.display());
     if let Some(png) = &args.png {
         preview(&terrain, key, &scene, origin, png)?;
-        println!("{}", png.display());
+        outln!("{}", png.display());
     }
     Ok(())
 }

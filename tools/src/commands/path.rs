@@ -24,6 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::pick::PlanetArgs;
 
 /// The most regions an automatic LOD may build.
@@ -149,7 +150,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         graph.len(),
         graph.link_count()
     );
-    print!("{out}");
+    out!("{out}");
     // A region's surface lies up to about a cell off the 2D surface.
     let reach = 3.0 + 1.5 * f64::from(terrain.grid.cell_m(lod));
     let ground = |flag: &str, text: &str, d: Vec3| {
@@ -190,7 +191,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             let _ = writeln!(out, "  ... {} more (--out writes them all)", corners.len() - 15);
         }
     }
-    print!("{out}");
+    out!("{out}");
     if let Some(file) = &args.out {
         let corridor = path.corridor.iter().map(|n| format!("{}#{}", n.region, n.polygon)).collect();
         let json = PathFile {
@@ -206,7 +207,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         };
         let text = serde_json::to_string_pretty(&json).expect("the path serialises");
         crate::save::replace(file, &(text + "\n"))?;
-        println!("wrote {}", file.display());
+        outln!("wrote {}", file.display());
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::failure::Failure;
+use crate::output::out;
 use crate::pick::{self, PlanetArgs};
 
 /// Arguments of `planet region`.
@@ -79,6 +80,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         (mid - start).as_secs_f64() * 1e3,
         (end - mid).as_secs_f64() * 1e3
     );
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }

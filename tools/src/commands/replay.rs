@@ -18,6 +18,7 @@ use planet::{GENERATOR_VERSION, PlannedSystem};
 
 use super::dump::{self, Loaded, invalid_stage, timed};
 use crate::failure::Failure;
+use crate::output::{out, outln};
 
 /// Arguments of `planet replay`.
 #[derive(Debug, clap::Args)]
@@ -128,9 +129,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         "one run".to_owned()
     };
     let _ = writeln!(out, "  {:<12} {:<9} {:>12} {:>12}  ({runs})", "stage", "result", "now", "recorded");
-    print!("{out}");
+    out!("{out}");
 
-    let replays = replay(&d, from, args.repeat, args.threads, |line| print!("{line}"))?;
+    let replays = replay(&d, from, args.repeat, args.threads, |line| crate::output::stdout(format_args!("{line}")))?;
     let mismatches: Vec<&StageReplay> =
         replays.iter().filter(|r| r.difference.is_some() || r.unstable.is_some()).collect();
 
@@ -159,14 +160,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             },
         };
         dump::write_dump(dir, &d.recipe_bytes, m.signature, m.planet, d.key, &outputs, &times, Some(replayed_from))?;
-        println!("wrote the replayed stages to {}", dir.display());
+        outln!("wrote the replayed stages to {}", dir.display());
     }
     if replays.is_empty() {
         let last = Pipeline::standard().stages().last().map_or("", |s| s.name);
-        println!("nothing to replay: {last} is the last stage");
+        outln!("nothing to replay: {last} is the last stage");
         Ok(())
     } else if mismatches.is_empty() {
-        println!("all {} replayed stages match the dump", replays.len());
+        outln!("all {} replayed stages match the dump", replays.len());
         Ok(())
     } else {
         let names: Vec<&str> = mismatches.iter().map(|r| r.stage.name).collect();
@@ -197,7 +198,7 @@ fn replay(
     from: Start,
     repeat: u32,
     threads: usize,
-    mut print: impl FnMut(&str),
+    mut print: impl FnMut(&str) -> Result<(), Failure>,
 ) -> Result<Vec<StageReplay>, Failure> {
     let input = RegionInput::new(&d.recipe, d.manifest.planet, d.key);
     let pipeline = Pipeline::standard();
@@ -208,7 +209,7 @@ fn replay(
     };
     for stage in &pipeline.stages()[..first] {
         let edited = if d.edited.contains(&stage.file()) { ", edited by hand" } else { "" };
-        print(&format!("  {:<12} {:<9} (taken from the dump{edited})\n", stage.name, "-"));
+        print(&format!("  {:<12} {:<9} (taken from the dump{edited})\n", stage.name, "-"))?;
     }
     let mut replays = Vec::new();
     for &stage in &pipeline.stages()[first..] {
@@ -231,7 +232,7 @@ fn replay(
         if let Some(diff) = &r.unstable {
             let _ = writeln!(lines, "      runs disagree (not deterministic): {diff}");
         }
-        print(&lines);
+        print(&lines)?;
         if chained {
             chain.set(r.output.clone());
         }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::failure::Failure;
 use crate::load;
+use crate::output::outln;
 
 /// Arguments of `planet signature`.
 #[derive(Debug, clap::Args)]
@@ -14,6 +15,6 @@ pub struct Args {
 
 /// Prints the signature.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    println!("{}", load::system(args.file.as_deref())?.signature());
+    outln!("{}", load::system(args.file.as_deref())?.signature());
     Ok(())
 }

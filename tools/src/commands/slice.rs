@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use planet::terrain::{ColumnField, Terrain, VoxelGrid};
 
 use crate::failure::Failure;
+use crate::output::outln;
 use crate::pick::{self, PlanetArgs};
 
 /// Which axis the slice is across.
@@ -57,7 +58,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let grid = terrain.voxels(&columns);
     let (size, rgb) = render(&terrain, &columns, &grid, args.axis, args.index, args.scale);
     pick::write_png(&args.out, size, size, rgb)?;
-    println!("{}", args.out.display());
+    outln!("{}", args.out.display());
     Ok(())
 }
 

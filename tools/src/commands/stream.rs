@@ -15,6 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::failure::Failure;
 use crate::load;
+use crate::output::{errln, out, outln};
 
 /// Arguments of `planet stream`.
 #[derive(Debug, clap::Args)]
@@ -76,7 +77,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         bar.finish_and_clear();
         if args.repeat > 1 {
             let s = &report.summary;
-            eprintln!(
+            errln!(
                 "run {}/{}: settled {} | deficit {:.1}% | apply p99 {:.2} ms | hash {}",
                 i + 1,
                 args.repeat,
@@ -88,10 +89,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
         runs.push(report);
     }
-    print!("{}", summary(&runs, plan.name.as_str()));
+    out!("{}", summary(&runs, plan.name.as_str()));
     if let Some(file) = &args.report {
         write_report(file, &runs)?;
-        println!("report: {}", file.display());
+        outln!("report: {}", file.display());
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use planet::PlannedSystem;
 
 use crate::failure::Failure;
 use crate::load;
+use crate::output::{out, outln};
 
 /// Arguments of `planet system`.
 #[derive(Debug, clap::Args)]
@@ -23,9 +24,9 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<(), Failure> {
     let system = load::system(args.file.as_deref())?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&system).expect("plans always serialize"));
+        outln!("{}", serde_json::to_string_pretty(&system).expect("plans always serialize"));
     } else {
-        print!("{}", table(&system));
+        out!("{}", table(&system));
     }
     Ok(())
 }

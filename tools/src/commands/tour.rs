@@ -11,6 +11,7 @@ use render::capture_view;
 
 use super::capture::{headless, parse_size, save, world};
 use crate::failure::Failure;
+use crate::output::{errln, outln};
 
 /// Arguments of `planet tour`.
 #[derive(Debug, clap::Args)]
@@ -72,14 +73,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         views.push((format!("{}-toward-{}.png", 1 % count, (1 + 1) % count), look));
     }
     let mut capture = headless(world, size)?;
-    eprintln!("device: {}", capture.renderer.gpu().describe());
+    errln!("device: {}", capture.renderer.gpu().describe());
     for (file, view) in views {
         let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
             .map_err(|e| Failure::Failed(format!("{file}: {e}")))?;
         let path = args.out.join(&file);
         save(&shot.image, &path)?;
         let note = if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };
-        println!("{}{note}", path.display());
+        outln!("{}{note}", path.display());
     }
     Ok(())
 }

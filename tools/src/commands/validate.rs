@@ -6,6 +6,7 @@ use planet::PlannedSystem;
 
 use crate::failure::Failure;
 use crate::load;
+use crate::output::outln;
 
 /// Arguments of `planet validate`.
 #[derive(Debug, clap::Args)]
@@ -19,7 +20,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let text = load::text(&args.file, load::FileKind::Recipe)?;
     match PlannedSystem::from_json(&text) {
         Ok(_) => {
-            println!("ok");
+            outln!("ok");
             Ok(())
         }
         Err(errors) => Err(Failure::Listed(load::capped_lines(&errors.to_string()))),

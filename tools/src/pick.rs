@@ -115,12 +115,8 @@ pub fn material_color(terrain: &Terrain, materials: [u8; 2], blend: u16) -> [f32
     [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
 }
 
-/// Writes an RGB image as PNG, creating the parent folder.
+/// Writes an RGB image as PNG, replacing `path` whole or not at all.
 pub fn write_png(path: &std::path::Path, width: u32, height: u32, rgb: Vec<u8>) -> Result<(), Failure> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display())))?;
-    }
     let image = image::RgbImage::from_raw(width, height, rgb).expect("buffer matches the size");
-    image.save(path).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))
+    crate::save::png(path, &image)
 }

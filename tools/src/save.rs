@@ -1,15 +1,100 @@
-//! Writing a report file (JSON) so that a failed or interrupted write never
-//! leaves a half-written one in place of the last: written beside it under
-//! a temporary name, then renamed over it.
+//! Writing outputs so that an interrupted or failed write never destroys
+//! the previous one: every file goes to a temporary name beside its target
+//! and is renamed over it whole; a folder (a dump) is written beside its
+//! target and swapped in. A missing parent folder is created. The output
+//! format is checked from the extension before any work starts
+//! ([`expect_extension`]).
 
-use std::path::Path;
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
 
 use crate::failure::Failure;
 
+/// A name beside `target` for this process's partial output.
+fn temporary(target: &Path, what: &str) -> PathBuf {
+    let name = target.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    target.with_file_name(format!(".{name}.{what}-{}", std::process::id()))
+}
+
+fn failed(path: &Path, e: impl std::fmt::Display) -> Failure {
+    Failure::Failed(format!("cannot write {}: {e}", path.display()))
+}
+
+/// Creates `path`'s parent folder if it is missing.
+fn parent_of(path: &Path) -> Result<(), Failure> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => std::fs::create_dir_all(parent)
+            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display()))),
+        None => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `file`, replacing it whole or not at all.
+pub fn replace_bytes(file: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    parent_of(file)?;
+    let tmp = temporary(file, "tmp");
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, file));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(failed(file, e));
+    }
+    Ok(())
+}
+
 /// Writes `text` to `file`, replacing it whole or not at all.
 pub fn replace(file: &Path, text: &str) -> Result<(), Failure> {
-    let tmp = file.with_extension("json.tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, file))
-        .map_err(|e| Failure::Failed(format!("cannot write {}: {e}", file.display())))
+    replace_bytes(file, text.as_bytes())
+}
+
+/// An image as PNG at `file`, replacing it whole or not at all.
+pub fn png<P, C>(file: &Path, image: &image::ImageBuffer<P, C>) -> Result<(), Failure>
+where
+    P: image::PixelWithColorType,
+    [P::Subpixel]: image::EncodableLayout,
+    C: std::ops::Deref<Target = [P::Subpixel]>,
+{
+    let mut bytes = Cursor::new(Vec::new());
+    image.write_to(&mut bytes, image::ImageFormat::Png).map_err(|e| failed(file, e))?;
+    replace_bytes(file, bytes.get_ref())
+}
+
+/// Fails early, naming `flag`, unless `path` ends in one of `allowed` (lower case, without the dot).
+pub fn expect_extension(flag: &str, path: &Path, allowed: &[&str]) -> Result<(), Failure> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    if ext.as_deref().is_some_and(|e| allowed.contains(&e)) {
+        return Ok(());
+    }
+    let list: Vec<String> = allowed.iter().map(|a| format!(".{a}")).collect();
+    Err(Failure::Invalid(format!("{flag} {}: must end in {}", path.display(), list.join(" or "))))
+}
+
+/// Writes a folder with `fill` into a temporary folder beside `dir`, then
+/// swaps it in: an earlier folder there is replaced only once the new one is
+/// complete, and an interrupted write leaves the earlier one as it was.
+pub fn replace_folder(dir: &Path, fill: impl FnOnce(&Path) -> Result<(), Failure>) -> Result<(), Failure> {
+    parent_of(dir)?;
+    let tmp = temporary(dir, "tmp");
+    let old = temporary(dir, "old");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).map_err(|e| failed(dir, e))?;
+    if let Err(e) = fill(&tmp) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    // Move the earlier folder aside (rename cannot replace a non-empty folder), then the new one in.
+    let had_old = dir.exists();
+    if had_old {
+        std::fs::rename(dir, &old).map_err(|e| failed(dir, e))?;
+    }
+    if let Err(e) = std::fs::rename(&tmp, dir) {
+        if had_old {
+            let _ = std::fs::rename(&old, dir);
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(failed(dir, e));
+    }
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
 }

@@ -340,10 +340,16 @@ fn path_to_an_island_is_none_and_bad_points_are_errors() {
         "{}",
         text(&out.stderr)
     );
-    // A path that cannot be written: exit 1, naming the file.
-    let out = continent_path(&["--out", "/nonexistent/path.json"]);
+    // A path that cannot be written (its parent is a file, so no folder can be made there): exit 1, naming it.
+    let blocker = scratch("a-file", b"x");
+    let under = blocker.join("path.json");
+    let out = continent_path(&["--out", under.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("error: cannot write /nonexistent/path.json: "), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).starts_with(&format!("error: cannot create {}: ", blocker.display())),
+        "{}",
+        text(&out.stderr)
+    );
     for (args, message) in [
         (
             &["--from", "95,0", "--to", "0,0"][..],
@@ -481,4 +487,93 @@ fn a_closed_or_full_stdout_never_panics() {
     let out = planet(&["replay", &s(&dump), "--repeat", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("time_ms = 100000000"), "{}", text(&out.stderr));
+}
+
+/// Outputs are replaced whole or not at all: `map` (a PNG) and `dump` (a
+/// folder) killed at 50 points spread over a run each leave either the earlier
+/// output or the complete new one (both the same bytes: outputs are
+/// deterministic), never a partial or empty one; a clean run leaves no
+/// temporary file; an unsupported extension is refused before any work.
+#[test]
+fn killed_writers_never_destroy_the_earlier_output() {
+    let dir = common::scratch_dir("cli-kill", "outputs");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let png = dir.join("map.png");
+    let dump = dir.join("dump");
+    let map_args = ["map", "--planet", "1", "--width", "256", "--out", &s(&png)].map(str::to_owned);
+    let dump_args =
+        ["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"].map(str::to_owned);
+    let entries = |d: &std::path::Path| {
+        let mut names: Vec<String> =
+            std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        names
+    };
+    let folder = |d: &std::path::Path| -> Vec<(String, Vec<u8>)> {
+        entries(d)
+            .into_iter()
+            .map(|n| {
+                let b = std::fs::read(d.join(&n)).unwrap();
+                (n, b)
+            })
+            .collect()
+    };
+    for (args, check) in [
+        (&map_args[..], Box::new(|| std::fs::read(&png).unwrap()) as Box<dyn Fn() -> Vec<u8>>),
+        // A dump is whole when its manifest lists every file as it is (its times differ from run to run).
+        (
+            &dump_args[..],
+            Box::new(|| {
+                let files = folder(&dump);
+                let manifest = files.iter().find(|(n, _)| n == "manifest.json").expect("a dump has its manifest");
+                let m = planet::dump::Manifest::from_json(&manifest.1).expect("a whole manifest");
+                let listed: Vec<&planet::dump::FileEntry> =
+                    std::iter::once(&m.recipe).chain(m.stages.iter().map(|e| &e.file)).collect();
+                let whole = listed.len() + 1 == files.len()
+                    && listed.iter().all(|e| files.iter().any(|(n, b)| *n == e.file && e.matches(b)));
+                let hashes: Vec<(String, String)> = files
+                    .iter()
+                    .filter(|(n, _)| n != "manifest.json")
+                    .map(|(n, b)| (n.clone(), planet::dump::hash_hex(b)))
+                    .collect();
+                serde_json::to_vec(&(whole, hashes)).unwrap()
+            }),
+        ),
+    ] {
+        // Killed runs before this one may have left their temporary names; a clean run adds none.
+        let dot_names = || entries(&dir).into_iter().filter(|n| n.starts_with('.')).collect::<Vec<_>>();
+        let before = dot_names();
+        let start = std::time::Instant::now();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert!(planet(&args).status.success(), "{args:?}");
+        let took = start.elapsed();
+        let good = check();
+        assert_eq!(dot_names(), before, "a clean run left a temporary file");
+        for i in 0..50u32 {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_planet"))
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
+            let _ = child.kill();
+            let _ = child.wait();
+            assert_eq!(
+                check(),
+                good,
+                "{args:?} killed after {i}/40 of a run: the output is not the earlier or the new one"
+            );
+        }
+    }
+    // Decided from the extension before any work: nothing is written, an earlier file is kept.
+    std::fs::write(dir.join("map.jpg"), b"earlier").unwrap();
+    let out = planet(&["map", "--planet", "1", "--out", &s(&dir.join("map.jpg"))]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--out") && text(&out.stderr).contains("must end in .png"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join("map.jpg")).unwrap(), b"earlier");
 }

@@ -76,14 +76,12 @@ pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
 
 /// Writes a PNG, creating its folder.
 pub fn save(image: &image::RgbaImage, out: &std::path::Path) -> Result<(), Failure> {
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| Failure::Failed(format!("cannot create {}: {e}", dir.display())))?;
-    }
-    image.save(out).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", out.display())))
+    crate::save::png(out, image)
 }
 
 /// Runs the command.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    crate::save::expect_extension("--out", &args.out, &["png"])?;
     let size = parse_size(&args.size)?;
     if !(0.0..=600.0).contains(&args.timeout) {
         return Err(Failure::Invalid(format!("--timeout {}: must be in 0..=600", args.timeout)));

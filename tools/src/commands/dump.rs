@@ -23,7 +23,8 @@ pub struct Args {
     planet: PlanetArgs,
     #[command(flatten)]
     key: pick::KeyArgs,
-    /// The dump folder (created; files of an earlier dump there are replaced).
+    /// The dump folder: written beside it and swapped in whole (an earlier folder there is replaced
+    /// only once the new dump is complete).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Run each stage N times (1..=100) and record the median time (every run's output must agree).
@@ -116,14 +117,8 @@ pub fn write_dump(
     times: &[Duration],
     replayed_from: Option<ReplayedFrom>,
 ) -> Result<Manifest, Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| failed_write(dir, &e))?;
-    let write = |name: &str, bytes: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| failed_write(&path, &e))
-    };
-    // A stale manifest must not describe half-written files.
-    let _ = std::fs::remove_file(dir.join(MANIFEST_FILE));
-    write(RECIPE_FILE, recipe_bytes)?;
+    // Every file is made first; the folder then goes in whole (save::replace_folder).
+    let mut files: Vec<(String, Vec<u8>)> = vec![(RECIPE_FILE.to_owned(), recipe_bytes.to_vec())];
     let mut stages = Vec::with_capacity(outputs.len());
     let mut planet_signature = Signature(0);
     for (out, time) in outputs.iter().zip(times) {
@@ -132,12 +127,12 @@ pub fn write_dump(
         }
         let stage = out.stage();
         let bytes = out.encode(GENERATOR_VERSION);
-        write(&stage.file(), &bytes)?;
         stages.push(StageEntry {
             stage,
             file: FileEntry::of(&stage.file(), &bytes),
             time_ms: (time.as_secs_f64() * 1e6).round() / 1e3,
         });
+        files.push((stage.file(), bytes));
     }
     let manifest = Manifest {
         format: planet::dump::DUMP_FORMAT,
@@ -150,7 +145,14 @@ pub fn write_dump(
         stages,
         replayed_from,
     };
-    write(MANIFEST_FILE, &manifest.to_json())?;
+    files.push((MANIFEST_FILE.to_owned(), manifest.to_json()));
+    crate::save::replace_folder(dir, |tmp| {
+        for (name, bytes) in &files {
+            let path = tmp.join(name);
+            std::fs::write(&path, bytes).map_err(|e| failed_write(&dir.join(name), &e))?;
+        }
+        Ok(())
+    })?;
     Ok(manifest)
 }
 

@@ -147,6 +147,9 @@ pub fn run_default() -> Result<(), Failure> {
 
 /// Runs the client.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let Some(shot) = &args.screenshot {
+        crate::save::expect_extension("--screenshot", shot, &["png"])?;
+    }
     let size = parse_size(&args.size)?;
     if let Some(s) = args.seconds.filter(|s| !(0.1..=86_400.0).contains(s)) {
         return Err(Failure::Invalid(format!("--seconds {s}: must be in 0.1..=86400")));

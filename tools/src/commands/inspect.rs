@@ -72,10 +72,8 @@ struct Exports {
 
 impl Exports {
     fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), Failure> {
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", self.dir.display())))?;
         let path = self.dir.join(name);
-        std::fs::write(&path, bytes).map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))?;
+        crate::save::replace_bytes(&path, bytes)?;
         self.written.push(path);
         Ok(())
     }

@@ -26,6 +26,7 @@ pub struct Args {
 
 /// Samples the planet and writes the map.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    crate::save::expect_extension("--out", &args.out, &["png"])?;
     if !(16..=8192).contains(&args.width) || !args.width.is_multiple_of(2) {
         return Err(Failure::Invalid(format!("--width {}: must be an even number in 16..=8192", args.width)));
     }

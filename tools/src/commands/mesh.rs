@@ -5,7 +5,6 @@
 //! rasterizer.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -42,6 +41,9 @@ pub struct Args {
 
 /// Builds the meshes and writes them.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let Some(png) = &args.png {
+        crate::save::expect_extension("--png", png, &["png"])?;
+    }
     let format = match args.out.extension().and_then(|e| e.to_str()) {
         Some("obj") => Format::Obj,
         Some("ply") => Format::Ply,
@@ -205,13 +207,7 @@ impl Scene {
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent)
-            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display())))?;
-    }
-    std::fs::File::create(path)
-        .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| Failure::Failed(format!("cannot write {}: {e}", path.display())))
+    crate::save::replace_bytes(path, bytes)
 }
 
 /// A preview from above and to the side of the region, looking at its centre.

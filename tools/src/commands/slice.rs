@@ -46,6 +46,7 @@ pub struct Args {
 
 /// Generates the region and writes the slice.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    crate::save::expect_extension("--out", &args.out, &["png"])?;
     if args.index > 35 {
         return Err(Failure::Invalid(format!("--index {}: must be in 0..=35", args.index)));
     }

@@ -36,7 +36,7 @@ impl Default for Args {
     }
 }
 
-/// Runs the tour, printing each PNG's path.
+/// Runs the tour, printing each PNG's path once the folder is in place.
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = parse_size(&args.size)?;
     if !(0.0..=600.0).contains(&args.timeout) {
@@ -74,13 +74,22 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let mut capture = headless(world, size)?;
     errln!("device: {}", capture.renderer.gpu().describe());
-    for (file, view) in views {
-        let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
-            .map_err(|e| Failure::Failed(format!("{file}: {e}")))?;
-        let path = args.out.join(&file);
-        save(&shot.image, &path)?;
-        let note = if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };
-        outln!("{}{note}", path.display());
+    // The pictures go into a folder beside `--out`, swapped in whole once all are taken.
+    let mut lines = Vec::new();
+    crate::save::replace_folder(&args.out, |tmp| {
+        for (file, view) in views {
+            let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
+                .map_err(|e| Failure::Failed(format!("{file}: {e}")))?;
+            save(&shot.image, &tmp.join(&file))?;
+            let note =
+                if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };
+            errln!("captured {file}{note}");
+            lines.push(format!("{}{note}", args.out.join(&file).display()));
+        }
+        Ok(())
+    })?;
+    for line in lines {
+        outln!("{line}");
     }
     Ok(())
 }

@@ -93,6 +93,20 @@ pub enum ViewError {
     /// A key views do not have.
     #[error("unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov)")]
     UnknownKey(String),
+    /// A key given twice (which one was meant?).
+    #[error("{0} is given twice")]
+    Repeated(String),
+    /// A planet index that is not a whole number.
+    #[error("{key} = {value}: must be a whole number (a planet's index)")]
+    NotWhole {
+        /// `planet` or `look`.
+        key: String,
+        /// Its value as written.
+        value: String,
+    },
+    /// `look` together with `heading` or `pitch`, which it replaces.
+    #[error("look and {0} together: look at a planet, or give heading and pitch, not both")]
+    Conflict(String),
     /// `planet` or `look` names a planet the system does not have.
     #[error("{key} = {planet}: the system has planets 0..={last}")]
     NoSuchPlanet {
@@ -115,8 +129,20 @@ impl std::str::FromStr for ViewSpec {
     /// their defaults (planet 1, lat 0, lon 0, alt 2, heading 0, pitch 0, fov 60).
     fn from_str(s: &str) -> Result<Self, ViewError> {
         let mut v = Self::default();
+        let mut seen: Vec<String> = Vec::new();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').ok_or_else(|| ViewError::NotKeyValue(pair.to_owned()))?;
+            if seen.iter().any(|k| k == key.trim()) {
+                return Err(ViewError::Repeated(key.trim().to_owned()));
+            }
+            seen.push(key.trim().to_owned());
+            let whole = |x: f64| -> Result<u32, ViewError> {
+                if x.fract() == 0.0 {
+                    Ok(x as u32)
+                } else {
+                    Err(ViewError::NotWhole { key: key.trim().to_owned(), value: value.trim().to_owned() })
+                }
+            };
             let number = |lo: f64, hi: f64| -> Result<f64, ViewError> {
                 let (key, value) = (key.trim().to_owned(), value.trim().to_owned());
                 let x: f64 =
@@ -128,16 +154,21 @@ impl std::str::FromStr for ViewSpec {
                 }
             };
             match key.trim() {
-                "planet" => v.planet = number(0.0, 255.0)? as u32,
+                "planet" => v.planet = whole(number(0.0, 255.0)?)?,
                 "lat" => v.lat = number(-90.0, 90.0)?,
                 "lon" => v.lon = number(-180.0, 180.0)?,
                 "alt" => v.alt = number(0.5, 1e7)?,
                 "heading" => v.heading = number(-360.0, 360.0)?,
                 "pitch" => v.pitch = number(-90.0, 90.0)?,
-                "look" => v.look = Some(number(0.0, 255.0)? as u32),
+                "look" => v.look = Some(whole(number(0.0, 255.0)?)?),
                 "fov" => v.fov = number(1.0, 120.0)?,
                 other => return Err(ViewError::UnknownKey(other.to_owned())),
             }
+        }
+        if let Some(turn) = seen.iter().find(|k| *k == "heading" || *k == "pitch")
+            && v.look.is_some()
+        {
+            return Err(ViewError::Conflict(turn.clone()));
         }
         Ok(v)
     }
@@ -250,6 +281,20 @@ mod tests {
         assert!("alt=x".parse::<ViewSpec>().unwrap_err().to_string().contains("not a number"));
         assert!("speed=3".parse::<ViewSpec>().unwrap_err().to_string().contains("unknown key `speed`"));
         assert!("lat".parse::<ViewSpec>().unwrap_err().to_string().contains("not key=value"));
+        // Strict: no key twice, whole planet numbers, look or heading and pitch.
+        let err = |s: &str| s.parse::<ViewSpec>().unwrap_err().to_string();
+        assert_eq!(err("lat=1,alt=3,lat=2"), "lat is given twice");
+        assert_eq!(err("planet=2.9"), "planet = 2.9: must be a whole number (a planet's index)");
+        assert_eq!(err("look=1.5"), "look = 1.5: must be a whole number (a planet's index)");
+        assert_eq!(
+            err("look=2,heading=90"),
+            "look and heading together: look at a planet, or give heading and pitch, not both"
+        );
+        assert_eq!(
+            err("pitch=-5,look=2"),
+            "look and pitch together: look at a planet, or give heading and pitch, not both"
+        );
+        assert_eq!("planet=2.0,look=3".parse::<ViewSpec>().unwrap().planet, 2);
     }
 
     #[test]

@@ -105,21 +105,15 @@ impl RegionBuilder for PlanetBuilder {
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
         let input = RegionInput { workspace: Some(&workspace), ..RegionInput::of_terrain(&self.terrain, key) };
-        let pipeline = Pipeline::standard();
         let mut times = StageTimes::default();
-        let mut chain = Default::default();
-        let stages = pipeline.region_stages().map(|(i, _)| i);
-        let run = pipeline.run(&input, &mut chain, stages, &|| cancel.is_cancelled(), |i, t| {
+        let run = Pipeline::standard().run_region(&input, &|| cancel.is_cancelled(), |i, t| {
             times.0[i] = t;
             self.counters.0[i].fetch_add(1, Ordering::Relaxed);
         });
         self.workspaces.lock().push(workspace.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
-        // The terrain is validated and the key comes from its own grid: the
-        // region stages cannot refuse it.
-        match run {
-            Ok(planet::pipeline::Run::Finished) => {}
-            Ok(planet::pipeline::Run::Cancelled) | Err(_) => return None,
-        }
+        // `None` when cancelled. The terrain is validated and the key comes
+        // from its own grid: the region stages cannot refuse it.
+        let mut chain = run.ok()??;
         Some(BuiltRegion {
             key,
             voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),

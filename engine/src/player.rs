@@ -13,7 +13,7 @@ use glam::DVec3;
 
 use crate::physics::{Colliders, WalkInput, WalkSettings, Walker};
 use crate::view::Pose;
-use crate::world::World;
+use crate::world::{World, WorldPlanet};
 
 /// Eye height over the feet in walk mode, metres (also the flight floor).
 pub const EYE_M: f64 = 1.7;
@@ -89,21 +89,20 @@ impl Player {
         let up = (self.pose.position - planet.position).normalize();
         let forward = look(self.pose.forward, up, input.look_deg);
         if input.walk && !self.walk_held {
-            self.toggle_walk(world, up);
+            self.toggle_walk(world, planet, up);
         }
         self.walk_held = input.walk;
         match self.mode {
             Mode::Fly => self.fly(world, input, forward, up, dt),
-            Mode::Walk { walker, .. } => self.walk(world, input, forward, walker, dt),
+            Mode::Walk { walker, .. } => self.walk(world, planet, input, forward, walker, dt),
         }
     }
 
     /// Walk mode on (the feet an eye height under the eye) or off (flying on from there).
-    fn toggle_walk(&mut self, world: &World, up: DVec3) {
+    fn toggle_walk(&mut self, world: &World, planet: &WorldPlanet, up: DVec3) {
         self.mode = match self.mode {
             Mode::Walk { .. } => Mode::Fly,
             Mode::Fly => {
-                let (planet, _) = world.nearest(self.pose.position);
                 let gravity = f64::from(world.system.planets[planet.index as usize].recipe.gravity_mps2);
                 let feet = self.pose.position - planet.position - up * EYE_M;
                 Mode::Walk { walker: Walker::new(feet, WalkSettings::person(gravity)), height: None }
@@ -127,8 +126,15 @@ impl Player {
         self.pose = Pose::looking(position, forward, up);
     }
 
-    fn walk(&mut self, world: &World, input: &PlayerInput, forward: DVec3, mut walker: Walker, dt: f64) {
-        let (planet, _) = world.nearest(self.pose.position);
+    fn walk(
+        &mut self,
+        world: &World,
+        planet: &WorldPlanet,
+        input: &PlayerInput,
+        forward: DVec3,
+        mut walker: Walker,
+        dt: f64,
+    ) {
         let colliders = match world.attached() {
             Some(a) if a.planet == planet.index => Colliders::walkable(&a.streamer),
             _ => Colliders::default(),

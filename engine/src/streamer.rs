@@ -201,12 +201,11 @@ impl<B: RegionBuilder> Streamer<B> {
         report.apply_time = start.elapsed();
 
         // Forget requests that have finished (or failed).
-        let signature = self.signature;
         let finished: Vec<RegionKey> =
-            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&RegionId::new(signature, k))).collect();
+            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&self.id(k))).collect();
         for k in finished {
             self.requested.remove(&k);
-            if !self.cache.lock().contains(&RegionId::new(signature, k)) {
+            if !self.cache.lock().contains(&self.id(k)) {
                 self.failed.insert(k);
             }
         }
@@ -229,7 +228,7 @@ impl<B: RegionBuilder> Streamer<B> {
             wanted_regions.extend(regions.iter().copied());
             let missing: Vec<RegionKey> = {
                 let cache = self.cache.lock();
-                regions.iter().copied().filter(|&k| !cache.contains(&RegionId::new(signature, k))).collect()
+                regions.iter().copied().filter(|&k| !cache.contains(&self.id(k))).collect()
             };
             if i < self.wanted.len() {
                 report.wanted += regions.len();
@@ -244,10 +243,10 @@ impl<B: RegionBuilder> Streamer<B> {
                     continue;
                 }
                 if self.requested.contains(&key) {
-                    self.jobs.reprioritize(&RegionId::new(signature, key), priority);
+                    self.jobs.reprioritize(&self.id(key), priority);
                 } else {
                     let builder = Arc::clone(&self.builder);
-                    self.jobs.submit(RegionId::new(signature, key), "region", priority, move |cancel| {
+                    self.jobs.submit(self.id(key), "region", priority, move |cancel| {
                         builder.build(key, cancel).map(Arc::new)
                     });
                     self.requested.insert(key);
@@ -258,7 +257,7 @@ impl<B: RegionBuilder> Streamer<B> {
         // Cancel what the camera has left behind.
         let stale: Vec<RegionKey> = self.requested.iter().copied().filter(|k| !wanted_regions.contains(k)).collect();
         for key in stale {
-            self.jobs.cancel(&RegionId::new(signature, key));
+            self.jobs.cancel(&self.id(key));
             self.requested.remove(&key);
             report.cancelled += 1;
         }
@@ -271,8 +270,9 @@ impl<B: RegionBuilder> Streamer<B> {
         in_use.extend(wanted_regions);
         let mut cache = self.cache.lock();
         for left in self.in_use.difference(&in_use) {
-            cache.touch(&RegionId::new(signature, *left));
+            cache.touch(&self.id(*left));
         }
+        let signature = self.signature;
         cache.evict(|id| id.signature == signature && in_use.contains(&id.key));
         self.in_use = in_use;
         report

@@ -17,7 +17,7 @@
 //! let key = terrain.surface_key(lat_lon_direction(-15.0, 0.0), 6);
 //! let mut times = StageTimes::default();
 //! let chain = Pipeline::standard()
-//!     .run_region(&RegionInput::of_terrain(&terrain, key), &|| false, &mut times)
+//!     .run_region(&RegionInput::of_terrain(&terrain, key), &|| false, |i, t| times.0[i] = t)
 //!     .unwrap()
 //!     .expect("not cancelled");
 //! let mesh: &SphereMesh = chain.value(&stages::SPHERE_MESH).unwrap();

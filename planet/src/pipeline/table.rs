@@ -151,16 +151,18 @@ impl Pipeline {
         Ok(Run::Finished)
     }
 
-    /// Runs every region stage of `input`'s region into a fresh chain.
+    /// Runs every region stage of `input`'s region into a fresh chain (what
+    /// a region job does); `None` when cancelled. `done` is told each stage's
+    /// position and time, as in [`Pipeline::run`].
     pub fn run_region(
         &self,
         input: &RegionInput<'_>,
         cancelled: &dyn Fn() -> bool,
-        times: &mut StageTimes,
+        done: impl FnMut(usize, Duration),
     ) -> Result<Option<Chain>, DumpError> {
         let mut chain = Chain::default();
         let stages: Vec<usize> = self.region_stages().map(|(i, _)| i).collect();
-        match self.run(input, &mut chain, stages, cancelled, |i, t| times.0[i] = t)? {
+        match self.run(input, &mut chain, stages, cancelled, done)? {
             Run::Finished => Ok(Some(chain)),
             Run::Cancelled => Ok(None),
         }

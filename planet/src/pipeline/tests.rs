@@ -153,7 +153,8 @@ fn the_engine_input_runs_the_region_stages_alone() {
     let terrain = crate::terrain::Terrain::new(&system.planets[1]);
     let key: RegionKey = "0/6/2/2/0".parse().unwrap();
     let mut times = StageTimes::default();
-    let chain = Pipeline::standard().run_region(&RegionInput::of_terrain(&terrain, key), &|| false, &mut times);
+    let chain =
+        Pipeline::standard().run_region(&RegionInput::of_terrain(&terrain, key), &|| false, |i, t| times.0[i] = t);
     let chain = chain.unwrap().unwrap();
     let (full, _) = region(Pipeline::standard(), "0/6/2/2/0");
     for (_, stage) in Pipeline::standard().region_stages() {

@@ -74,11 +74,6 @@ pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
     Capture::new(world, size).map_err(|e| Failure::Failed(e.to_string()))
 }
 
-/// Writes a PNG, creating its folder.
-pub fn save(image: &image::RgbaImage, out: &std::path::Path) -> Result<(), Failure> {
-    crate::save::png(out, image)
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> Result<(), Failure> {
     crate::save::expect_extension("--out", &args.out, &["png"])?;
@@ -99,7 +94,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let started = Instant::now();
     let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
-    save(&shot.image, &args.out)?;
+    crate::save::png(&args.out, &shot.image)?;
     if shot.settled {
         errln!("settled after {:.2} s of streaming", shot.stream_s);
     } else {
@@ -174,7 +169,7 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
         let (image, _) = capture
             .draw(&camera, &RenderOptions { time: path.duration(), ..RenderOptions::default() })
             .map_err(|e| Failure::Failed(e.to_string()))?;
-        save(&image, &args.out)?;
+        crate::save::png(&args.out, &image)?;
     }
     let uploaded = (capture.renderer.uploaded_bytes() - uploaded_before) as f64;
     let p = engine::run::percentile;

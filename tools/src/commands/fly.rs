@@ -32,7 +32,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
 
-use super::capture::{parse_size, save, world};
+use super::capture::{parse_size, world};
 use crate::failure::Failure;
 use crate::output::errln;
 
@@ -412,8 +412,8 @@ impl ApplicationHandler for Client {
         let (Some(path), Some(w)) = (self.screenshot.clone(), &mut self.window) else { return };
         match w.surface.last_frame() {
             Some(image) => {
-                let saved =
-                    save(&image, &path).and_then(|()| crate::output::stdout(format_args!("{}\n", path.display())));
+                let saved = crate::save::png(&path, &image)
+                    .and_then(|()| crate::output::stdout(format_args!("{}\n", path.display())));
                 if let Err(e) = saved {
                     self.error = Some(e);
                 }

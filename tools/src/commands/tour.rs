@@ -9,7 +9,7 @@ use std::time::Duration;
 use engine::{ViewSpec, sunlit_land};
 use render::capture_view;
 
-use super::capture::{headless, parse_size, save, world};
+use super::capture::{headless, parse_size, world};
 use crate::failure::Failure;
 use crate::output::{errln, outln};
 
@@ -80,7 +80,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         for (file, view) in views {
             let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout))
                 .map_err(|e| Failure::Failed(format!("{file}: {e}")))?;
-            save(&shot.image, &tmp.join(&file))?;
+            crate::save::png(&tmp.join(&file), &shot.image)?;
             let note =
                 if shot.settled { String::new() } else { format!("  (not settled after {:.0} s)", shot.stream_s) };
             errln!("captured {file}{note}");

@@ -32,6 +32,7 @@ pub mod nav;
 pub mod path;
 pub mod physics;
 pub mod player;
+pub mod read;
 pub mod run;
 mod streamer;
 pub mod view;

@@ -51,7 +51,8 @@ pub const BUILTIN: [(&str, &str); 3] = [
 /// Why a camera path file cannot be used; each names the field and what is allowed.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum PathError {
-    /// Not JSON of a path's shape (serde's message, with its line and column).
+    /// Not JSON of a path's shape, or a key given twice: the field's JSON
+    /// path and serde's message, with its line and column.
     #[error("{0}")]
     Json(String),
     /// No keyframes.
@@ -84,7 +85,7 @@ pub enum PathError {
 impl CameraPath {
     /// Parses and checks a path.
     pub fn from_json(text: &str) -> Result<Self, PathError> {
-        let path: Self = serde_json::from_str(text).map_err(|e| PathError::Json(e.to_string()))?;
+        let path: Self = planet::json::parse(text).map_err(|e| PathError::Json(e.to_string()))?;
         if path.keyframes.is_empty() {
             return Err(PathError::NoKeyframes);
         }
@@ -92,9 +93,10 @@ impl CameraPath {
             let checks = [
                 ("t", k.t, 0.0, 1e6),
                 ("lat", k.lat, -90.0, 90.0),
-                ("lon", k.lon, -720.0, 720.0),
+                // Past +-180 so that a path can cross the date line without a jump.
+                ("lon", k.lon, -360.0, 360.0),
                 ("altitude_m", k.altitude_m, 0.0, 1e7),
-                ("heading_deg", k.heading_deg, -720.0, 720.0),
+                ("heading_deg", k.heading_deg, -360.0, 360.0),
                 ("pitch_deg", k.pitch_deg, -90.0, 90.0),
             ];
             for (field, v, lo, hi) in checks {

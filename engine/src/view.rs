@@ -240,27 +240,42 @@ pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
     lat_lon_of(noon)
 }
 
-/// A cave mouth on `planet`'s day side over dry land, nearest the spot under
-/// the sun, as a view from `back_m` metres in front of it, 4 m up, looking
-/// into it; None when the planet has no caves there.
+/// The steepest a cave's tunnel may start down for `sunlit_cave_mouth` to
+/// offer it (a walker climbs 45 degrees).
+pub const MAX_WALKABLE_DIP_DEG: f32 = 42.0;
+
+/// A cave mouth a person can walk into, on `planet`'s day side over dry
+/// land, nearest the spot under the sun, as a view from `back_m` metres in
+/// front of it, 4 m up, looking into it; None when the planet has no such
+/// cave there. Walkable: its tunnel starts down no steeper than
+/// `MAX_WALKABLE_DIP_DEG` (tunnels leave at 35 to 63 degrees).
 #[must_use]
 pub fn sunlit_cave_mouth(world: &World, planet: u32, back_m: f64) -> Option<ViewSpec> {
     let p = &world.planets[planet as usize];
     let (lat, lon) = sunlit_land(world, planet);
     let centre = planet::terrain::lat_lon_direction(lat as f32, lon as f32) * p.terrain.recipe.radius_m;
     let reach = glam::Vec3::splat(1500.0);
-    let mut mouths = p.terrain.cave_mouths_near(centre - reach, centre + reach);
-    mouths.sort_by(|a, b| a.a.distance(centre).total_cmp(&b.a.distance(centre)));
+    let capsules = p.terrain.cave_mouths_near(centre - reach, centre + reach);
     let sea = p.terrain.recipe.sea;
-    let mouth = mouths.into_iter().find(|m| {
-        let h = p.terrain.surface_height_at(m.a.normalize());
-        !sea.enabled || h > sea.level_m + 3.0
-    })?;
+    let max_dip = libm::sinf(MAX_WALKABLE_DIP_DEG.to_radians());
+    // Each mouth as its sphere and the first segment of its tunnel.
+    let mut mouths: Vec<(planet::terrain::Capsule, planet::terrain::Capsule)> = capsules
+        .chunks_exact(planet::terrain::CAPSULES_PER_MOUTH)
+        .map(|m| (m[0], m[1]))
+        .filter(|(sphere, tunnel)| {
+            let up = sphere.a.normalize();
+            let dip = -(tunnel.b - tunnel.a).normalize_or_zero().dot(up);
+            let h = p.terrain.surface_height_at(up);
+            dip <= max_dip && (!sea.enabled || h > sea.level_m + 3.0)
+        })
+        .collect();
+    mouths.sort_by(|a, b| a.0.a.distance(centre).total_cmp(&b.0.a.distance(centre)));
+    let &(sphere, tunnel) = mouths.first()?;
     // Stand back from the mouth along the tunnel's way in, reversed.
-    let up = mouth.a.as_dvec3().normalize();
-    let inward = (mouth.b - mouth.a).as_dvec3();
+    let up = sphere.a.as_dvec3().normalize();
+    let inward = (tunnel.b - tunnel.a).as_dvec3();
     let level = (inward - up * inward.dot(up)).normalize_or(DVec3::X);
-    let stand = (mouth.a.as_dvec3() - level * back_m).normalize();
+    let stand = (sphere.a.as_dvec3() - level * back_m).normalize();
     let (lat, lon) = lat_lon_of(stand);
     let north = (DVec3::Y - stand * stand.y).normalize_or(DVec3::X);
     let east = north.cross(stand);

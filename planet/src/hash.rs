@@ -30,6 +30,27 @@ pub const fn salt(tag: &[u8]) -> u64 {
     u64::from_le_bytes(bytes)
 }
 
+/// A salt from a name of any length (a recipe field's path,
+/// `terrain.hills.height_m`): its bytes absorbed eight at a time, then its
+/// length, so names that differ anywhere give distinct salts.
+#[must_use]
+pub const fn salt_str(name: &str) -> u64 {
+    let bytes = name.as_bytes();
+    let mut h = 0x243f_6a88_85a3_08d3;
+    let mut i = 0;
+    while i < bytes.len() {
+        let mut word = [0u8; 8];
+        let mut j = 0;
+        while j < 8 && i + j < bytes.len() {
+            word[j] = bytes[i + j];
+            j += 1;
+        }
+        h = absorb(h, u64::from_le_bytes(word));
+        i += 8;
+    }
+    absorb(h, bytes.len() as u64)
+}
+
 /// Absorbs one word into a running hash. `mix64` is a bijection, so inputs that
 /// differ in the last word always give different hashes.
 #[inline]
@@ -182,6 +203,22 @@ impl HashStream {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn named_salts_differ_for_every_name() {
+        let names: Vec<String> = (0..5000)
+            .map(|i| format!("field{i}"))
+            .chain(
+                ["", "a", "a\0", "ab", "terrain.hills.height_m", "terrain.hills.height_m.", "materials[1].color"]
+                    .map(String::from),
+            )
+            .collect();
+        let mut salts: Vec<u64> = names.iter().map(|n| salt_str(n)).collect();
+        salts.sort_unstable();
+        salts.dedup();
+        assert_eq!(salts.len(), names.len());
+        assert_eq!(salt_str("terrain.hills.height_m"), salt_str(&String::from("terrain.hills.height_m")));
+    }
+
     use super::*;
 
     #[test]

@@ -27,6 +27,7 @@
 pub mod dump;
 pub mod geometry;
 pub mod hash;
+pub mod json;
 pub mod mesh;
 pub mod noise;
 pub mod physics;

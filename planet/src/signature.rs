@@ -13,8 +13,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The version of every generator together. Part of every signature.
 /// 2: dual contouring keeps every mesh manifold (ambiguous faces, the QEF
-/// fallback) and cave mouths rise as a shaft (issue 14).
-pub const GENERATOR_VERSION: u32 = 2;
+/// fallback) and cave mouths rise as a shaft (issue 14). 3: every derived
+/// recipe field drawn from its own stream, keyed by its path (issue 14).
+pub const GENERATOR_VERSION: u32 = 3;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

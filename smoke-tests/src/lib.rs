@@ -15,6 +15,8 @@ pub mod scenario;
 pub use crate::error::SmokeError;
 use std::path::{Path, PathBuf};
 
+use engine::read::FileKind;
+
 use compare::compare;
 use report::{Report, ScenarioReport};
 use run::{RunOptions, ScenarioResult, run_scenario};
@@ -124,13 +126,24 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
     Ok(report)
 }
 
+/// The UTF-8 text of `path`, read through the engine's bounded reader (a
+/// directory, device or FIFO is refused by type, anything over its kind's
+/// cap by size, before it is read).
+pub(crate) fn read_text(path: &Path, kind: FileKind) -> Result<String, SmokeError> {
+    let bytes = engine::read::bounded(path, kind).map_err(|e| match e {
+        engine::read::Unread::Refused(m) => SmokeError::invalid(path, m),
+        engine::read::Unread::Io(e) => SmokeError::io("read", path, e),
+    })?;
+    String::from_utf8(bytes).map_err(|_| SmokeError::invalid(path, format!("not UTF-8 text; {} is JSON", kind.name())))
+}
+
 fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, SmokeError> {
     let file = dir.join("baseline.json");
     if !file.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&file).map_err(|e| SmokeError::io("read", &file, e))?;
-    serde_json::from_str(&text).map(Some).map_err(|e| SmokeError::invalid(&file, format!("not a baseline: {e}")))
+    let text = read_text(&file, FileKind::Baseline)?;
+    planet::json::parse(&text).map(Some).map_err(|e| SmokeError::invalid(&file, format!("not a baseline: {e}")))
 }
 
 /// Rewrites a baseline: PNGs first, then `baseline.json` through a temporary

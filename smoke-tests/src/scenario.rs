@@ -8,6 +8,7 @@
 use crate::error::SmokeError;
 use std::path::{Path, PathBuf};
 
+use engine::read::FileKind;
 use engine::{Pose, ViewSpec, World};
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -61,8 +62,8 @@ pub struct Stop {
 impl Scenario {
     /// Loads and checks a scenario file; errors name the file and field.
     pub fn load(path: &Path) -> Result<Self, SmokeError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SmokeError::io("read", path, e))?;
-        let mut s: Scenario = serde_json::from_str(&text).map_err(|e| SmokeError::invalid(path, e))?;
+        let text = crate::read_text(path, FileKind::Scenario)?;
+        let mut s: Scenario = planet::json::parse(&text).map_err(|e| SmokeError::invalid(path, e))?;
         s.file = path.to_path_buf();
         s.check().map_err(|e| SmokeError::invalid(path, e))?;
         Ok(s)

@@ -31,8 +31,8 @@ fn write_scenario(dir: &Path, system: &str) {
   "fps": 2,
   "short": true,
   "keyframes": [
-    {{ "name": "orbit", "t": 0, "view": "planet=1,lat=-19.5762,lon=-20.375,alt=9000,pitch=-90" }},
-    {{ "name": "low", "t": 3, "view": "planet=1,lat=-19.5762,lon=-20.375,alt=60,heading=120,pitch=-20" }}
+    {{ "name": "orbit", "t": 0, "view": "planet=1,lat=-7.4565,lon=-34.5481,alt=9000,pitch=-90" }},
+    {{ "name": "low", "t": 3, "view": "planet=1,lat=-7.4565,lon=-34.5481,alt=60,heading=120,pitch=-20" }}
   ]
 }}"#
     );

@@ -7,6 +7,7 @@
 
 mod commands;
 mod failure;
+mod flags;
 mod load;
 mod output;
 mod pick;
@@ -67,12 +68,25 @@ enum Command {
     Tour(commands::tour::Args),
 }
 
+/// The command line, with every flag that takes a value taking negative
+/// numbers as values (`--margin -3` reaches the flag's own range check
+/// instead of clap's "unexpected argument '-3'").
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{ArgAction, CommandFactory, FromArgMatches};
+    let takes_negatives = |a: clap::Arg| {
+        let value = matches!(a.get_action(), ArgAction::Set | ArgAction::Append);
+        if value { a.allow_negative_numbers(true) } else { a }
+    };
+    let command = Cli::command().mut_subcommands(|c| c.mut_args(takes_negatives));
+    Cli::from_arg_matches(&command.try_get_matches()?)
+}
+
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         output::errln!("internal error: {info}");
         output::errln!("This is a bug in planet; please report it with the command you ran.");
     }));
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).

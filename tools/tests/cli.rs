@@ -113,11 +113,11 @@ fn missing_files_and_bad_arguments() {
 
 #[test]
 fn region_summarises_a_region() {
-    let out = planet(&["region", "--planet", "1", "--key", "4/0/88/100/0"]);
+    let out = planet(&["region", "--planet", "1", "--key", "4/0/103/101/0"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let t = planet::terrain::Terrain::new(&PlannedSystem::default_system().planets[1]);
-    let expected = t.region("4/0/88/100/0".parse().unwrap()).unwrap().signature();
+    let expected = t.region("4/0/103/101/0".parse().unwrap()).unwrap().signature();
     assert!(stdout.contains(&format!("hash {expected}")), "{stdout}");
     assert!(stdout.contains("samples 46656 (36^3): solid"));
     // The same region by latitude and longitude.
@@ -141,9 +141,12 @@ fn region_arguments_are_checked() {
         (&["region", "--planet", "1", "--at", "10,20,12"], "LOD must be in 0..=8"),
         (
             &["slice", "--planet", "1", "--key", "0/0/0/0/0", "--index", "40", "--out", "x.png"],
-            "--index 40: must be in 0..=35",
+            "invalid value '40' for '--index <INDEX>': must be a whole number in 0..=35",
         ),
-        (&["map", "--planet", "1", "--width", "7", "--out", "x.png"], "--width 7: must be an even number"),
+        (
+            &["map", "--planet", "1", "--width", "7", "--out", "x.png"],
+            "'--width <WIDTH>': must be a whole number in 16..=8192",
+        ),
     ];
     for (args, message) in cases {
         let out = planet(args);
@@ -164,7 +167,7 @@ fn slice_and_map_write_pngs() {
         "--planet",
         "1",
         "--key",
-        "4/0/88/100/0",
+        "4/0/103/101/0",
         "--axis",
         "z",
         "--index",
@@ -282,9 +285,9 @@ fn stream_runs_a_path_and_writes_a_report() {
 fn stream_arguments_are_checked() {
     let cases: [(&[&str], &str); 5] = [
         (&["stream", "--path", "nowhere"], "--path nowhere: no such built-in path (descent, lowpass, walk) or file"),
-        (&["stream", "--fps", "0"], "--fps 0: must be in 1..=1000"),
-        (&["stream", "--threads", "999"], "--threads 999: must be in 0..=256"),
-        (&["stream", "--split", "20"], "--split 20: must be in 0.5..=8"),
+        (&["stream", "--fps", "0"], "invalid value '0' for '--fps <FPS>': must be a number in 1..=1000"),
+        (&["stream", "--threads", "999"], "invalid value '999' for '--threads <N>': must be a whole number in 1..=256"),
+        (&["stream", "--split", "20"], "invalid value '20' for '--split <WIDTHS>': must be a number in 0.5..=8"),
         (&["stream", "--planet", "9"], "--planet 9: must be in 0..=4"),
     ];
     for (args, message) in cases {
@@ -350,21 +353,41 @@ fn path_to_an_island_is_none_and_bad_points_are_errors() {
         "{}",
         text(&out.stderr)
     );
+    let sea = sea_point(1);
     for (args, message) in [
         (
             &["--from", "95,0", "--to", "0,0"][..],
             "error: --from 95,0: must be LAT,LON with LAT in -90..=90 and LON in -180..=180",
         ),
         (&["--from", "-15,0", "--to", "abc"], "error: --to abc: must be LAT,LON"),
-        (&["--from", "-15,0", "--to", "0,-40"], "error: --to 0,-40: under the sea (the ground is "),
+        (&["--from", "-15,0", "--to", &sea], &format!("error: --to {sea}: under the sea (the ground is ")),
         (&["--from", "-15,0", "--to", "-20,10", "--lod", "30"], "error: --lod 30: must be in 0..=8"),
-        (&["--from", "-15,0", "--to", "-20,10", "--threads", "0"], "error: --threads 0: must be in 1..=256"),
-        (&["--from", "-15,0", "--to", "-20,10", "--margin", "-3"], "error: --margin -3: must be in 0..=100000"),
+        (
+            &["--from", "-15,0", "--to", "-20,10", "--threads", "0"],
+            "error: invalid value '0' for '--threads <N>': must be a whole number in 1..=256",
+        ),
+        (
+            &["--from", "-15,0", "--to", "-20,10", "--margin", "-3"],
+            "error: invalid value '-3' for '--margin <M>': must be a number in 0..=100000",
+        ),
     ] {
         let out = planet(&[&["path", "--planet", "1"][..], args].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out.stderr).starts_with(message), "{args:?}: {}", text(&out.stderr));
     }
+}
+
+/// A place on `planet` of the default system well under its sea, as
+/// `LAT,LON` (found, not hard-coded: the terrain changes with the generator).
+fn sea_point(planet: usize) -> String {
+    let p = &PlannedSystem::default_system().planets[planet];
+    let t = planet::terrain::Terrain::new(p);
+    let level = t.recipe.sea.level_m;
+    (0..36 * 72)
+        .map(|i| (f32::from((i / 72) as u8) * 5.0 - 87.5, f32::from((i % 72) as u8) * 5.0 - 177.5))
+        .find(|&(lat, lon)| t.surface_height_at(planet::terrain::lat_lon_direction(lat, lon)) < level - 20.0)
+        .map(|(lat, lon)| format!("{lat},{lon}"))
+        .expect("the planet has a sea")
 }
 
 /// Every file argument goes through one bounded reader: devices, FIFOs and
@@ -443,6 +466,11 @@ fn a_closed_or_full_stdout_never_panics() {
         planet(&["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"]).status.success()
     );
     let recipe = scratch("ok.json", br#"{"seed": 5}"#);
+    let camera = scratch(
+        "stdout-path.json",
+        br#"{"name": "short", "planet": 1, "keyframes": [
+            {"t": 0, "lat": 0, "lon": 0, "altitude_m": 3000, "heading_deg": 0, "pitch_deg": -30}]}"#,
+    );
     let (map, slice, mesh, dump2) =
         (s(&dir.join("map.png")), s(&dir.join("slice.png")), s(&dir.join("mesh.obj")), s(&dir.join("dump2")));
     let commands: Vec<Vec<String>> = [
@@ -458,6 +486,7 @@ fn a_closed_or_full_stdout_never_panics() {
         vec!["inspect", dump.to_str().unwrap()],
         vec!["replay", dump.to_str().unwrap(), "--repeat", "1"],
         vec!["path", "--planet", "1", "--from", "-15,0", "--to", "-16,1", "--quiet"],
+        vec!["stream", "--path", camera.to_str().unwrap(), "--unpaced", "--settle-timeout", "1", "--quiet"],
     ]
     .iter()
     .map(|c| c.iter().map(|a| (*a).to_owned()).collect())
@@ -507,9 +536,40 @@ fn killed_writers_never_destroy_the_earlier_output() {
     let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
     let png = dir.join("map.png");
     let dump = dir.join("dump");
-    let map_args = ["map", "--planet", "1", "--width", "256", "--out", &s(&png)].map(str::to_owned);
-    let dump_args =
-        ["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"].map(str::to_owned);
+    let (slice, mesh, path, replayed, report) = (
+        dir.join("slice.png"),
+        dir.join("mesh.ply"),
+        dir.join("path.json"),
+        dir.join("replayed"),
+        dir.join("report.json"),
+    );
+    let owned = |a: &[&str]| a.iter().map(|x| (*x).to_owned()).collect::<Vec<String>>();
+    let map_args = owned(&["map", "--planet", "1", "--width", "256", "--out", &s(&png)]);
+    let dump_args = owned(&["dump", "--planet", "1", "--key", "0/6/2/2/0", "--out", &s(&dump), "--repeat", "1"]);
+    let slice_args = owned(&["slice", "--planet", "1", "--key", "0/6/2/2/0", "--scale", "16", "--out", &s(&slice)]);
+    let mesh_args = owned(&["mesh", "--planet", "1", "--key", "0/6/2/2/0", "--neighbours", "--out", &s(&mesh)]);
+    let path_args =
+        owned(&["path", "--planet", "1", "--from", "-15,0", "--to", "-15.3,0.3", "--quiet", "--out", &s(&path)]);
+    let replay_args = owned(&["replay", &s(&dump), "--repeat", "1", "--out", &s(&replayed)]);
+    let camera = scratch(
+        "short-path.json",
+        br#"{"name": "short", "planet": 1, "keyframes": [
+            {"t": 0, "lat": 0, "lon": 0, "altitude_m": 3000, "heading_deg": 0, "pitch_deg": -30},
+            {"t": 0.5, "lat": 1, "lon": 0, "altitude_m": 3000, "heading_deg": 0, "pitch_deg": -30}]}"#,
+    );
+    let stream_args = owned(&[
+        "stream",
+        "--path",
+        &s(&camera),
+        "--unpaced",
+        "--settle-timeout",
+        "2",
+        "--threads",
+        "1",
+        "--quiet",
+        "--report",
+        &s(&report),
+    ]);
     let entries = |d: &std::path::Path| {
         let mut names: Vec<String> =
             std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
@@ -525,28 +585,40 @@ fn killed_writers_never_destroy_the_earlier_output() {
             })
             .collect()
     };
-    for (args, check) in [
-        (&map_args[..], Box::new(|| std::fs::read(&png).unwrap()) as Box<dyn Fn() -> Vec<u8>>),
-        // A dump is whole when its manifest lists every file as it is (its times differ from run to run).
+    // A dump is whole when its manifest lists every file as it is (its times differ from run to run).
+    let whole_dump = |dump: &std::path::Path| {
+        let files = folder(dump);
+        let manifest = files.iter().find(|(n, _)| n == "manifest.json").expect("a dump has its manifest");
+        let m = planet::dump::Manifest::from_json(&manifest.1).expect("a whole manifest");
+        let listed: Vec<&planet::dump::FileEntry> =
+            std::iter::once(&m.recipe).chain(m.stages.iter().map(|e| &e.file)).collect();
+        let whole = listed.len() + 1 == files.len()
+            && listed.iter().all(|e| files.iter().any(|(n, b)| *n == e.file && e.matches(b)));
+        let hashes: Vec<(String, String)> = files
+            .iter()
+            .filter(|(n, _)| n != "manifest.json")
+            .map(|(n, b)| (n.clone(), planet::dump::hash_hex(b)))
+            .collect();
+        serde_json::to_vec(&(whole, hashes)).unwrap()
+    };
+    let bytes = |p: &std::path::Path| std::fs::read(p).unwrap();
+    // Each writer's arguments, and the state of its output (the same bytes
+    // before and after a run that was not killed).
+    type Check<'a> = Box<dyn Fn() -> Vec<u8> + 'a>;
+    let checks: [(&[String], Check<'_>); 7] = [
+        (&map_args, Box::new(|| bytes(&png))),
+        (&dump_args, Box::new(|| whole_dump(&dump))),
+        (&slice_args, Box::new(|| bytes(&slice))),
+        (&mesh_args, Box::new(|| bytes(&mesh))),
+        (&path_args, Box::new(|| bytes(&path))),
+        (&replay_args, Box::new(|| whole_dump(&replayed))),
+        // A report's timings differ from run to run: it must be whole JSON.
         (
-            &dump_args[..],
-            Box::new(|| {
-                let files = folder(&dump);
-                let manifest = files.iter().find(|(n, _)| n == "manifest.json").expect("a dump has its manifest");
-                let m = planet::dump::Manifest::from_json(&manifest.1).expect("a whole manifest");
-                let listed: Vec<&planet::dump::FileEntry> =
-                    std::iter::once(&m.recipe).chain(m.stages.iter().map(|e| &e.file)).collect();
-                let whole = listed.len() + 1 == files.len()
-                    && listed.iter().all(|e| files.iter().any(|(n, b)| *n == e.file && e.matches(b)));
-                let hashes: Vec<(String, String)> = files
-                    .iter()
-                    .filter(|(n, _)| n != "manifest.json")
-                    .map(|(n, b)| (n.clone(), planet::dump::hash_hex(b)))
-                    .collect();
-                serde_json::to_vec(&(whole, hashes)).unwrap()
-            }),
+            &stream_args,
+            Box::new(|| vec![u8::from(serde_json::from_slice::<serde_json::Value>(&bytes(&report)).is_ok())]),
         ),
-    ] {
+    ];
+    for (args, check) in checks {
         // Killed runs before this one may have left their temporary names; a clean run adds none.
         let dot_names = || entries(&dir).into_iter().filter(|n| n.starts_with('.')).collect::<Vec<_>>();
         let before = dot_names();

@@ -56,13 +56,14 @@ fn capture_writes_a_png_and_rejects_bad_arguments() {
     assert_picture(&out_path, (160, 90));
 
     for (args, message) in [
-        (vec!["--size", "10x10"], "--size 10x10: must be WIDTHxHEIGHT, each in 16..=8192"),
-        (vec!["--size", "wide"], "--size wide"),
+        (vec!["--size", "10x10"], "invalid value '10x10' for '--size <WxH>': must be WIDTHxHEIGHT, each in 16..=8192"),
+        (vec!["--size", "wide"], "invalid value 'wide' for '--size <WxH>'"),
         (vec!["--view", "lat=91"], "view: lat = 91: must be in -90..=90"),
         (vec!["--view", "planet=9"], "view: planet = 9: the system has planets 0..=4"),
         (vec!["--view", "look=1,planet=1"], "a planet cannot look at itself"),
         (vec!["--view", "zoom=2"], "unknown key `zoom`"),
-        (vec!["--timeout=-1"], "--timeout -1: must be in 0..=600"),
+        (vec!["--timeout=-1"], "invalid value '-1' for '--timeout <S>': must be a number in 0..=600"),
+        (vec!["--timeout", "-1"], "invalid value '-1' for '--timeout <S>': must be a number in 0..=600"),
         (vec!["--path", "nowhere.json"], "cannot read nowhere.json"),
     ] {
         let mut all = vec!["capture", "--out", out_path.to_str().unwrap()];
@@ -70,6 +71,52 @@ fn capture_writes_a_png_and_rejects_bad_arguments() {
         let out = planet(&all, &[]);
         assert_ne!(out.status.code(), Some(0), "{all:?} succeeded");
         assert!(stderr(&out).contains(message), "{all:?}: {}", stderr(&out));
+    }
+}
+
+/// The rendering commands that print to stdout, into a closed pipe (exit
+/// 141, quietly) and onto a full disk (exit 1, saying so), never panic; the
+/// headless ones are checked in `cli.rs`. (`fly` prints to stderr only.)
+#[test]
+fn capture_and_tour_never_panic_on_a_closed_or_full_stdout() {
+    let dir = scratch("stdout");
+    let shot = dir.join("shot.png");
+    let tour = dir.join("tour");
+    let commands: [Vec<&str>; 2] = [
+        vec![
+            "capture",
+            "--view",
+            "planet=1,lat=-30,lon=-90,alt=300,pitch=-20",
+            "--size",
+            "32x18",
+            "--stats",
+            "--out",
+            shot.to_str().unwrap(),
+        ],
+        vec!["tour", "--size", "16x16", "--out", tour.to_str().unwrap()],
+    ];
+    let run = |args: &[&str], stdout: Stdio| {
+        let out = Command::new(env!("CARGO_BIN_EXE_planet"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let err = common::text(&out.stderr);
+        assert!(!err.contains("panicked") && !err.contains("internal error"), "{args:?}: {err}");
+        (out.status.code(), err)
+    };
+    for args in &commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let (code, err) = run(args, writer.into());
+        assert_eq!(code, Some(141), "{args:?} into a closed pipe: {err}");
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let (code, err) = run(args, full.into());
+        assert_eq!(code, Some(1), "{args:?} onto /dev/full: {err}");
+        assert!(err.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {err}");
     }
 }
 

@@ -63,24 +63,11 @@ pub(crate) fn pretty_json(value: &impl Serialize) -> Vec<u8> {
     s.into_bytes()
 }
 
-/// Parses JSON into `T`, with the JSON path of the first error.
+/// Parses JSON into `T`, with the JSON path of the first error; a key given
+/// twice is an error (`crate::json`).
 pub(crate) fn json_from<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, DumpError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize::<_, T>(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if inner.is_eof() {
-            DumpError::new(format!("truncated: the JSON ends early ({inner})"))
-        } else if inner.is_syntax() {
-            DumpError::new(format!("not valid JSON: {inner}"))
-        } else if path == "." {
-            DumpError::new(inner.to_string())
-        } else {
-            DumpError::new(format!("{path}: {inner}"))
-        }
-    })?;
-    de.end().map_err(|e| DumpError::new(format!("not valid JSON: {e}")))?;
-    Ok(value)
+    let text = std::str::from_utf8(bytes).map_err(|e| DumpError::new(format!("not valid JSON: not UTF-8 ({e})")))?;
+    crate::json::parse(text).map_err(|e| DumpError::new(e.to_string()))
 }
 
 /// Why a dump, or one of its files, cannot be used. Each line is one problem,

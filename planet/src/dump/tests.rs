@@ -292,8 +292,8 @@ fn changes_to_the_physics_inputs_are_named() {
 /// several threads at once as on one.
 #[test]
 fn physics_stages_agree_across_threads() {
-    let (chain, recipe) = chain("4/0/88/100/0");
-    let input = RegionInput::new(&recipe, 1, "4/0/88/100/0".parse().unwrap());
+    let (chain, recipe) = chain("4/0/103/101/0");
+    let input = RegionInput::new(&recipe, 1, "4/0/103/101/0".parse().unwrap());
     for stage in [&COLLIDER, &NAVMESH] {
         let one = chain.get(stage).unwrap();
         let runs: Vec<StageOutput> = std::thread::scope(|s| {

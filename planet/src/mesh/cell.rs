@@ -401,7 +401,7 @@ pub fn for_each_vertex(
     }
     let df: [f32; 8] = d.map(f32::from);
     for c in 0..count {
-        let position = vertex_position(&qefs[c], bias);
+        let position = near_zero_set(&df, comps, hermite, c, vertex_position(&qefs[c], bias));
         let face = normal_sums[c].normalize_or(Vec3::Z);
         let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
         // The component's solid corner nearest the vertex.
@@ -443,6 +443,63 @@ pub fn vertex_position(qef: &Qef, bias: f32) -> Vec3 {
     let kept = inside && qef.rms_distance(solved) <= FIT;
     let position = if kept { solved } else { qef.mass_point() };
     position.clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
+}
+
+/// How far (cells) a vertex may be from the zero set of its cell's trilinear
+/// interpolant, the density it was made from (`near_zero_set`).
+const REACH: f32 = 0.45;
+
+/// The value of the cell's trilinear interpolant at `p` (in the unit cell).
+fn trilinear_value(d: &[f32; 8], p: Vec3) -> f32 {
+    let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
+    let face = |o: usize| lerp(lerp(d[o], d[o + 1], p.x), lerp(d[o + 2], d[o + 3], p.x), p.y);
+    lerp(face(0), face(4), p.z)
+}
+
+/// `p`, kept where it is near the surface, else pulled to `REACH` from the
+/// nearest crossing of component `c` on the way to `p`.
+///
+/// The QEF's planes can meet far from the surface where the stencil's normals
+/// see a corner the cell's samples do not (a worm tunnel thinner than a cell,
+/// a carve grazing a corner): such a vertex floats in the air or sinks into
+/// rock, and its triangles fold. Near means, cheapest test first: a sign
+/// change of the cell's trilinear interpolant within `REACH` down its
+/// gradient; a crossing within `REACH` (the interpolant is linear along an
+/// edge, so its crossing is on its zero set); a sign change on the way to the
+/// nearest crossing; or a point inside the box the component's hermite
+/// crossings span. The last is a sharp corner or edge, which the trilinear
+/// interpolant rounds off by up to most of a cell: it stays sharp.
+fn near_zero_set(d: &[f32; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], c: usize, p: Vec3) -> Vec3 {
+    let f = trilinear_value(d, p);
+    let g = trilinear_gradient(d, p);
+    let g2 = g.length_squared();
+    // A sign change at a point of the cell (the interpolant means nothing outside it).
+    let changes =
+        |q: Vec3| q.cmpge(Vec3::ZERO).all() && q.cmple(Vec3::ONE).all() && (trilinear_value(d, q) > 0.0) != (f > 0.0);
+    if g2 > 0.0 && f * f <= REACH * REACH * g2 && changes(p - g * (f / g2 * 1.01)) {
+        return p;
+    }
+    let (mut nearest, mut dist) = (p, f32::MAX);
+    let (mut lo, mut hi) = (Vec3::ONE, Vec3::ZERO);
+    let mut edges = comps.crossing_mask();
+    while edges != 0 {
+        let e = edges.trailing_zeros() as usize;
+        edges &= edges - 1;
+        if usize::from(comps.of_edge[e]) != c {
+            continue;
+        }
+        let (a, b) = EDGES[e];
+        let x = corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]));
+        if x.distance(p) < dist {
+            (nearest, dist) = (x, x.distance(p));
+        }
+        (lo, hi) = (lo.min(hermite[e].0), hi.max(hermite[e].0));
+    }
+    let sharp = p.cmpge(lo).all() && p.cmple(hi).all();
+    if sharp || dist <= REACH || (1..=4).any(|k| changes(p.lerp(nearest, REACH * k as f32 * 0.25 / dist))) {
+        return p;
+    }
+    nearest.lerp(p, REACH / dist).clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
 }
 
 /// The gradient across an edge, from samples along a line through the crossing

@@ -12,7 +12,7 @@ use super::planet::{
     CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe, NoiseRecipe,
     OverhangRecipe, PlanetRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe, TerrainRecipe,
 };
-use crate::hash::{HashStream, hash0, salt};
+use crate::hash::{HashStream, hash0, salt, salt_str};
 
 /// Material slots of every derived palette (custom recipes may lay theirs out freely).
 mod slot {
@@ -34,33 +34,49 @@ fn nice(x: f32, step: f32) -> f32 {
     (x / step).round() * step
 }
 
-/// Draws from a planet's recipe stream with rounding.
-struct Dice(HashStream);
+/// Draws a planet's derived values with rounding. Every field draws from its
+/// own stream, keyed by (planet seed, field path): a field added, removed or
+/// drawn in another order never moves another field's value.
+struct Dice {
+    seed: u64,
+}
 
 impl Dice {
-    fn range(&mut self, lo: f32, hi: f32, step: f32) -> f32 {
-        nice(self.0.range_f32(lo, hi), step).clamp(lo, hi)
+    /// The stream of the field at `path` (`terrain.hills.height_m`).
+    fn stream(&self, path: &str) -> HashStream {
+        HashStream::new(hash0(self.seed, salt_str(path)))
     }
 
-    fn octaves(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + self.0.index((hi - lo + 1) as usize) as u32
+    fn range(&self, path: &str, lo: f32, hi: f32, step: f32) -> f32 {
+        draw(&mut self.stream(path), lo, hi, step)
     }
 
-    fn noise(&mut self, wavelength: [f32; 2], octaves: [u32; 2]) -> NoiseRecipe {
+    fn octaves(&self, path: &str, lo: u32, hi: u32) -> u32 {
+        lo + self.stream(path).index((hi - lo + 1) as usize) as u32
+    }
+
+    fn noise(&self, path: &str, wavelength: [f32; 2], octaves: [u32; 2]) -> NoiseRecipe {
         let step = if wavelength[0] >= 100.0 { 10.0 } else { 0.5 };
         NoiseRecipe {
-            wavelength_m: self.range(wavelength[0], wavelength[1], step),
-            octaves: self.octaves(octaves[0], octaves[1]),
-            lacunarity: self.range(1.9, 2.2, 0.01),
-            gain: self.range(0.42, 0.55, 0.01),
+            wavelength_m: self.range(&format!("{path}.wavelength_m"), wavelength[0], wavelength[1], step),
+            octaves: self.octaves(&format!("{path}.octaves"), octaves[0], octaves[1]),
+            lacunarity: self.range(&format!("{path}.lacunarity"), 1.9, 2.2, 0.01),
+            gain: self.range(&format!("{path}.gain"), 0.42, 0.55, 0.01),
         }
     }
 
-    /// A colour varied by up to +-`spread` per channel, kept in 0..=1.
-    fn tint(&mut self, rgb: [f32; 3], spread: f32) -> [f32; 3] {
-        let shift = self.range(-spread, spread, 0.001);
-        rgb.map(|c| nice((c * (1.0 + shift + self.range(-spread, spread, 0.001) * 0.5)).clamp(0.0, 1.0), 0.001))
+    /// A colour varied by up to +-`spread` per channel, kept in 0..=1 (one
+    /// stream for the colour: a shift, then one draw per channel).
+    fn tint(&self, path: &str, rgb: [f32; 3], spread: f32) -> [f32; 3] {
+        let mut s = self.stream(path);
+        let shift = draw(&mut s, -spread, spread, 0.001);
+        rgb.map(|c| nice((c * (1.0 + shift + draw(&mut s, -spread, spread, 0.001) * 0.5)).clamp(0.0, 1.0), 0.001))
     }
+}
+
+/// The next value of `stream` in `lo..=hi`, rounded to `step`.
+fn draw(stream: &mut HashStream, lo: f32, hi: f32, step: f32) -> f32 {
+    nice(stream.range_f32(lo, hi), step).clamp(lo, hi)
 }
 
 /// A palette entry of a template before tinting.
@@ -169,35 +185,35 @@ pub fn derive_recipe(kind: PlanetKind, seed: u64) -> PlanetRecipe {
 /// follow it. Every other value is the same as `derive_recipe` gives.
 #[must_use]
 pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f32>) -> PlanetRecipe {
-    let mut d = Dice(HashStream::new(hash0(seed, salt(b"recipe"))));
-    let derived_radius = d.range(1500.0, 8000.0, 10.0);
+    let d = Dice { seed: hash0(seed, salt(b"recipe")) };
+    let derived_radius = d.range("radius_m", 1500.0, 8000.0, 10.0);
     let radius_m = radius_m.unwrap_or(derived_radius);
     // Several hundred metres of elevation plus mountain ranges, but never more
     // than a fifth of the radius in all (small planets stay round).
-    let ranges_share = d.range(0.3, 0.6, 0.01);
-    let amplitude_m =
-        ((radius_m * 0.09).clamp(250.0, 700.0) * d.range(0.8, 1.2, 0.01)).min(radius_m * 0.2 / (1.0 + ranges_share));
+    let ranges_share = d.range("elevation.ranges_share", 0.3, 0.6, 0.01);
+    let amplitude_m = ((radius_m * 0.09).clamp(250.0, 700.0) * d.range("elevation.amplitude_m", 0.8, 1.2, 0.01))
+        .min(radius_m * 0.2 / (1.0 + ranges_share));
     let amplitude_m = nice(amplitude_m, 10.0);
     let ranges_m = nice(amplitude_m * ranges_share, 10.0);
     let elevation = ElevationRecipe {
         amplitude_m,
-        continents: d.noise([radius_m * 0.6, radius_m * 1.2], [4, 6]),
+        continents: d.noise("elevation.continents", [radius_m * 0.6, radius_m * 1.2], [4, 6]),
         bias: match kind {
-            PlanetKind::Ocean => d.range(-0.3, -0.18, 0.01),
-            PlanetKind::Rocky => d.range(-0.1, 0.1, 0.01),
-            PlanetKind::Lava => d.range(-0.2, 0.0, 0.01),
-            PlanetKind::Desert | PlanetKind::Ice => d.range(-0.05, 0.15, 0.01),
+            PlanetKind::Ocean => d.range("elevation.bias", -0.3, -0.18, 0.01),
+            PlanetKind::Rocky => d.range("elevation.bias", -0.1, 0.1, 0.01),
+            PlanetKind::Lava => d.range("elevation.bias", -0.2, 0.0, 0.01),
+            PlanetKind::Desert | PlanetKind::Ice => d.range("elevation.bias", -0.05, 0.15, 0.01),
         },
-        highland_exponent: d.range(1.0, 1.6, 0.05),
-        ranges: d.noise([radius_m * 0.15, radius_m * 0.3], [5, 7]),
+        highland_exponent: d.range("elevation.highland_exponent", 1.0, 1.6, 0.05),
+        ranges: d.noise("elevation.ranges", [radius_m * 0.15, radius_m * 0.3], [5, 7]),
         ranges_m,
     };
     let sea = SeaRecipe {
         enabled: kind != PlanetKind::Desert,
         level_m: match kind {
-            PlanetKind::Ocean => nice(amplitude_m * d.range(0.05, 0.15, 0.01), 1.0),
-            PlanetKind::Lava => nice(-amplitude_m * d.range(0.2, 0.35, 0.01), 1.0),
-            _ => nice(-amplitude_m * d.range(0.0, 0.1, 0.01), 1.0),
+            PlanetKind::Ocean => nice(amplitude_m * d.range("sea.level_m", 0.05, 0.15, 0.01), 1.0),
+            PlanetKind::Lava => nice(-amplitude_m * d.range("sea.level_m", 0.2, 0.35, 0.01), 1.0),
+            _ => nice(-amplitude_m * d.range("sea.level_m", 0.0, 0.1, 0.01), 1.0),
         },
         material: slot::SEA,
     };
@@ -207,44 +223,54 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         _ => 1.0,
     };
     let terrain = TerrainRecipe {
-        hills: HeightLayer { noise: d.noise([250.0, 500.0], [4, 5]), height_m: d.range(8.0, 14.0, 0.5) },
-        detail: HeightLayer { noise: d.noise([12.0, 24.0], [3, 4]), height_m: d.range(1.5, 3.0, 0.5) },
+        hills: HeightLayer {
+            noise: d.noise("terrain.hills.noise", [250.0, 500.0], [4, 5]),
+            height_m: d.range("terrain.hills.height_m", 8.0, 14.0, 0.5),
+        },
+        detail: HeightLayer {
+            noise: d.noise("terrain.detail.noise", [12.0, 24.0], [3, 4]),
+            height_m: d.range("terrain.detail.height_m", 1.5, 3.0, 0.5),
+        },
         mountains: MountainRecipe {
-            mask: d.noise([600.0, 1200.0], [2, 3]),
-            threshold: d.range(0.0, 0.25, 0.01),
-            ridges: d.noise([120.0, 260.0], [5, 6]),
-            height_m: nice(d.range(30.0, 40.0, 1.0) * rugged, 1.0).min(44.0),
+            mask: d.noise("terrain.mountains.mask", [600.0, 1200.0], [2, 3]),
+            threshold: d.range("terrain.mountains.threshold", 0.0, 0.25, 0.01),
+            ridges: d.noise("terrain.mountains.ridges", [120.0, 260.0], [5, 6]),
+            height_m: nice(d.range("terrain.mountains.height_m", 30.0, 40.0, 1.0) * rugged, 1.0).min(44.0),
         },
         rivers: RiverRecipe {
             enabled: matches!(kind, PlanetKind::Rocky | PlanetKind::Ocean),
-            course: d.noise([900.0, 1800.0], [3, 4]),
-            width: d.range(0.008, 0.015, 0.001),
-            bank_width: d.range(0.02, 0.05, 0.005),
-            depth_m: d.range(6.0, 10.0, 0.5),
+            course: d.noise("terrain.rivers.course", [900.0, 1800.0], [3, 4]),
+            width: d.range("terrain.rivers.width", 0.008, 0.015, 0.001),
+            bank_width: d.range("terrain.rivers.bank_width", 0.02, 0.05, 0.005),
+            depth_m: d.range("terrain.rivers.depth_m", 6.0, 10.0, 0.5),
         },
         overhangs: OverhangRecipe {
-            noise: d.noise([40.0, 80.0], [3, 4]),
-            amplitude_m: nice(d.range(9.0, 12.0, 0.5) * rugged, 0.5).min(14.0),
-            warp: d.noise([60.0, 120.0], [1, 2]),
-            warp_m: d.range(6.0, 14.0, 0.5),
-            fade_height_m: d.range(24.0, 40.0, 1.0),
+            noise: d.noise("terrain.overhangs.noise", [40.0, 80.0], [3, 4]),
+            amplitude_m: nice(d.range("terrain.overhangs.amplitude_m", 9.0, 12.0, 0.5) * rugged, 0.5).min(14.0),
+            warp: d.noise("terrain.overhangs.warp", [60.0, 120.0], [1, 2]),
+            warp_m: d.range("terrain.overhangs.warp_m", 6.0, 14.0, 0.5),
+            fade_height_m: d.range("terrain.overhangs.fade_height_m", 24.0, 40.0, 1.0),
         },
     };
     let caves = CaveRecipe {
         enabled: true,
-        worms: d.noise([50.0, 90.0], [2, 3]),
-        worm_threshold: d.range(0.03, 0.06, 0.005),
-        min_depth_m: d.range(4.0, 10.0, 1.0),
-        mouth_cell_m: d.range(200.0, 400.0, 10.0),
-        mouth_probability: d.range(0.25, 0.5, 0.01),
-        mouth_radius_m: [d.range(4.0, 6.0, 0.5), d.range(8.0, 12.0, 0.5)],
+        worms: d.noise("caves.worms", [50.0, 90.0], [2, 3]),
+        worm_threshold: d.range("caves.worm_threshold", 0.03, 0.06, 0.005),
+        min_depth_m: d.range("caves.min_depth_m", 4.0, 10.0, 1.0),
+        mouth_cell_m: d.range("caves.mouth_cell_m", 200.0, 400.0, 10.0),
+        mouth_probability: d.range("caves.mouth_probability", 0.25, 0.5, 0.01),
+        mouth_radius_m: [
+            d.range("caves.mouth_radius_m[0]", 4.0, 6.0, 0.5),
+            d.range("caves.mouth_radius_m[1]", 8.0, 12.0, 0.5),
+        ],
     };
     let materials: Vec<MaterialRecipe> = palette(kind)
         .into_iter()
-        .map(|Swatch(name, color, accent, pattern, pattern_m, roughness, emission)| MaterialRecipe {
+        .enumerate()
+        .map(|(i, Swatch(name, color, accent, pattern, pattern_m, roughness, emission))| MaterialRecipe {
             name: name.to_owned(),
-            color: d.tint(color, 0.12),
-            accent: d.tint(accent, 0.12),
+            color: d.tint(&format!("materials[{i}].color"), color, 0.12),
+            accent: d.tint(&format!("materials[{i}].accent"), accent, 0.12),
             pattern,
             pattern_m,
             roughness,
@@ -255,65 +281,87 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         DepositRecipe {
             name: materials[slot::ORE as usize].name.clone(),
             material: slot::ORE,
-            cell_m: d.range(40.0, 64.0, 1.0),
-            probability: d.range(0.2, 0.4, 0.01),
-            radius_m: [1.5, d.range(3.0, 5.0, 0.5)],
-            depth_m: [0.0, d.range(20.0, 40.0, 1.0)],
+            cell_m: d.range("resources[0].cell_m", 40.0, 64.0, 1.0),
+            probability: d.range("resources[0].probability", 0.2, 0.4, 0.01),
+            radius_m: [1.5, d.range("resources[0].radius_m[1]", 3.0, 5.0, 0.5)],
+            depth_m: [0.0, d.range("resources[0].depth_m[1]", 20.0, 40.0, 1.0)],
         },
         DepositRecipe {
             name: materials[slot::CRYSTAL as usize].name.clone(),
             material: slot::CRYSTAL,
-            cell_m: d.range(80.0, 128.0, 1.0),
-            probability: d.range(0.15, 0.3, 0.01),
-            radius_m: [1.0, d.range(2.0, 3.5, 0.5)],
-            depth_m: [4.0, d.range(30.0, 45.0, 1.0)],
+            cell_m: d.range("resources[1].cell_m", 80.0, 128.0, 1.0),
+            probability: d.range("resources[1].probability", 0.15, 0.3, 0.01),
+            radius_m: [1.0, d.range("resources[1].radius_m[1]", 2.0, 3.5, 0.5)],
+            depth_m: [4.0, d.range("resources[1].depth_m[1]", 30.0, 45.0, 1.0)],
         },
     ];
     let (equator_c, pole_c, moisture_bias) = match kind {
-        PlanetKind::Rocky => (d.range(24.0, 32.0, 0.5), d.range(-35.0, -15.0, 0.5), d.range(-0.1, 0.1, 0.01)),
-        PlanetKind::Ocean => (d.range(28.0, 36.0, 0.5), d.range(-10.0, 5.0, 0.5), d.range(0.2, 0.4, 0.01)),
-        PlanetKind::Desert => (d.range(40.0, 55.0, 0.5), d.range(5.0, 20.0, 0.5), d.range(-0.6, -0.4, 0.01)),
-        PlanetKind::Ice => (d.range(-15.0, -5.0, 0.5), d.range(-70.0, -45.0, 0.5), d.range(0.0, 0.2, 0.01)),
-        PlanetKind::Lava => (d.range(300.0, 500.0, 5.0), d.range(150.0, 250.0, 5.0), d.range(-0.2, 0.2, 0.01)),
+        PlanetKind::Rocky => (
+            d.range("climate.equator_c", 24.0, 32.0, 0.5),
+            d.range("climate.pole_c", -35.0, -15.0, 0.5),
+            d.range("climate.moisture_bias", -0.1, 0.1, 0.01),
+        ),
+        PlanetKind::Ocean => (
+            d.range("climate.equator_c", 28.0, 36.0, 0.5),
+            d.range("climate.pole_c", -10.0, 5.0, 0.5),
+            d.range("climate.moisture_bias", 0.2, 0.4, 0.01),
+        ),
+        PlanetKind::Desert => (
+            d.range("climate.equator_c", 40.0, 55.0, 0.5),
+            d.range("climate.pole_c", 5.0, 20.0, 0.5),
+            d.range("climate.moisture_bias", -0.6, -0.4, 0.01),
+        ),
+        PlanetKind::Ice => (
+            d.range("climate.equator_c", -15.0, -5.0, 0.5),
+            d.range("climate.pole_c", -70.0, -45.0, 0.5),
+            d.range("climate.moisture_bias", 0.0, 0.2, 0.01),
+        ),
+        PlanetKind::Lava => (
+            d.range("climate.equator_c", 300.0, 500.0, 5.0),
+            d.range("climate.pole_c", 150.0, 250.0, 5.0),
+            d.range("climate.moisture_bias", -0.2, 0.2, 0.01),
+        ),
     };
     let climate = ClimateRecipe {
         equator_c,
         pole_c,
-        lapse_c_per_km: d.range(5.0, 8.0, 0.5),
-        temperature_noise: d.noise([radius_m * 0.3, radius_m * 0.6], [3, 4]),
-        temperature_noise_c: d.range(3.0, 8.0, 0.5),
-        moisture: d.noise([radius_m * 0.2, radius_m * 0.5], [3, 5]),
+        lapse_c_per_km: d.range("climate.lapse_c_per_km", 5.0, 8.0, 0.5),
+        temperature_noise: d.noise("climate.temperature_noise", [radius_m * 0.3, radius_m * 0.6], [3, 4]),
+        temperature_noise_c: d.range("climate.temperature_noise_c", 3.0, 8.0, 0.5),
+        moisture: d.noise("climate.moisture", [radius_m * 0.2, radius_m * 0.5], [3, 5]),
         moisture_bias,
     };
     let biome_list: Vec<BiomeRecipe> = biomes(kind)
         .into_iter()
-        .map(|BiomeRow(name, temperature_c, moisture, surface, subsurface, scatter)| BiomeRecipe {
+        .enumerate()
+        .map(|(i, BiomeRow(name, temperature_c, moisture, surface, subsurface, scatter))| BiomeRecipe {
             name: name.to_owned(),
             temperature_c,
             moisture,
             surface,
             subsurface,
-            surface_depth_m: d.range(1.0, 3.0, 0.5),
+            surface_depth_m: d.range(&format!("biomes[{i}].surface_depth_m"), 1.0, 3.0, 0.5),
             scatter_density: scatter,
         })
         .collect();
     let surface = SurfaceRules {
         rock: slot::ROCK,
-        rock_slope_deg: d.range(38.0, 48.0, 1.0),
+        rock_slope_deg: d.range("surface.rock_slope_deg", 38.0, 48.0, 1.0),
         bedrock: slot::BEDROCK,
         beach: slot::SAND,
-        beach_height_m: d.range(2.0, 6.0, 0.5),
+        beach_height_m: d.range("surface.beach_height_m", 2.0, 6.0, 0.5),
         snow: slot::SNOW,
         snow_line_m: match kind {
-            PlanetKind::Ice => d.range(-200.0, 0.0, 10.0),
+            PlanetKind::Ice => d.range("surface.snow_line_m", -200.0, 0.0, 10.0),
             PlanetKind::Lava | PlanetKind::Desert => 8000.0,
-            _ => nice(amplitude_m * d.range(0.7, 0.95, 0.01), 10.0),
+            _ => nice(amplitude_m * d.range("surface.snow_line_m", 0.7, 0.95, 0.01), 10.0),
         },
-        strata_m: d.range(1.5, 4.0, 0.5),
+        strata_m: d.range("surface.strata_m", 1.5, 4.0, 0.5),
     };
-    let scatter = scatter_rules(kind, &mut d, &biome_list, &materials);
+    let scatter = scatter_rules(kind, &d, &biome_list, &materials);
     let atmosphere = AtmosphereRecipe {
         color: d.tint(
+            "atmosphere.color",
             match kind {
                 PlanetKind::Rocky => [0.35, 0.55, 1.0],
                 PlanetKind::Ocean => [0.45, 0.70, 1.0],
@@ -323,8 +371,8 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
             },
             0.06,
         ),
-        density: d.range(0.3, 0.7, 0.05),
-        height_m: nice((radius_m * d.range(0.12, 0.2, 0.01)).max(150.0), 10.0),
+        density: d.range("atmosphere.density", 0.3, 0.7, 0.05),
+        height_m: nice((radius_m * d.range("atmosphere.height_m", 0.12, 0.2, 0.01)).max(150.0), 10.0),
     };
     PlanetRecipe {
         radius_m,
@@ -360,30 +408,33 @@ fn biomes_named(list: &[BiomeRecipe], names: &[&str]) -> Vec<u32> {
 
 fn scatter_rules(
     kind: PlanetKind,
-    d: &mut Dice,
+    d: &Dice,
     biomes: &[BiomeRecipe],
     materials: &[MaterialRecipe],
 ) -> Vec<ScatterRecipe> {
-    let mut rule = |name: &str,
-                    kind: ScatterKind,
-                    biomes: Vec<u32>,
-                    per_100m2: f32,
-                    spacing: f32,
-                    size: [f32; 2],
-                    color: [f32; 3]| {
+    let rule = |name: &str,
+                kind: ScatterKind,
+                biomes: Vec<u32>,
+                per_100m2: f32,
+                spacing: f32,
+                size: [f32; 2],
+                color: [f32; 3]| {
         ScatterRecipe {
             name: name.to_owned(),
             kind,
             biomes,
-            per_100m2: d.range(per_100m2 * 0.7, per_100m2 * 1.3, 0.01),
+            per_100m2: d.range(&format!("scatter.{name}.per_100m2"), per_100m2 * 0.7, per_100m2 * 1.3, 0.01),
             min_spacing_m: spacing,
-            size_m: [size[0], d.range(size[1] * 0.8, size[1] * 1.2, 0.1).max(size[0])],
+            size_m: [
+                size[0],
+                d.range(&format!("scatter.{name}.size_m[1]"), size[1] * 0.8, size[1] * 1.2, 0.1).max(size[0]),
+            ],
             max_slope_deg: match kind {
                 ScatterKind::Rock => 60.0,
                 ScatterKind::Crystal => 70.0,
                 _ => 32.0,
             },
-            color: d.tint(color, 0.1),
+            color: d.tint(&format!("scatter.{name}.color"), color, 0.1),
         }
     };
     let rock = materials[slot::ROCK as usize].color;
@@ -535,5 +586,36 @@ mod tests {
         let desert = derive_recipe(PlanetKind::Desert, 1);
         assert!(!desert.sea.enabled);
         assert_ne!(a.materials[3].name, desert.materials[3].name);
+    }
+
+    /// Each field comes from its own stream, keyed by (seed, its path): what
+    /// it is does not depend on the draws made before it, so adding a field
+    /// moves no other.
+    #[test]
+    fn every_field_draws_from_its_own_stream() {
+        for seed in [0u64, 7, 20_261_130, u64::MAX] {
+            let recipe = derive_recipe(PlanetKind::Rocky, seed);
+            let d = Dice { seed: hash0(seed, salt(b"recipe")) };
+            // Drawn in any order, even after other fields, each is the recipe's.
+            assert_eq!(d.range("caves.worm_threshold", 0.03, 0.06, 0.005), recipe.caves.worm_threshold);
+            assert_eq!(d.range("radius_m", 1500.0, 8000.0, 10.0), recipe.radius_m);
+            assert_eq!(d.range("terrain.hills.height_m", 8.0, 14.0, 0.5), recipe.terrain.hills.height_m);
+            assert_eq!(d.noise("terrain.hills.noise", [250.0, 500.0], [4, 5]), recipe.terrain.hills.noise);
+            let material = &recipe.materials[3];
+            let swatch = &palette(PlanetKind::Rocky)[3];
+            assert_eq!(d.tint("materials[3].color", swatch.1, 0.12), material.color);
+            let forest = recipe.biomes.iter().position(|b| b.name == "forest").unwrap();
+            assert_eq!(
+                d.range(&format!("biomes[{forest}].surface_depth_m"), 1.0, 3.0, 0.5),
+                recipe.biomes[forest].surface_depth_m
+            );
+        }
+        // Distinct paths, distinct streams: no two fields share their draws.
+        let d = Dice { seed: 1 };
+        let a: Vec<f32> = (0..64).map(|i| d.range(&format!("f{i}"), 0.0, 1.0, 1e-6)).collect();
+        let mut b = a.clone();
+        b.sort_by(f32::total_cmp);
+        b.dedup();
+        assert_eq!(a.len(), b.len(), "two field paths drew the same value");
     }
 }

@@ -89,6 +89,9 @@ impl SystemRecipe {
             .into());
         }
         let value: Value = serde_json::from_str(text).map_err(json_syntax_error)?;
+        if let Some(e) = crate::json::duplicate_key(text) {
+            return Err(RecipeError::field(e.path, e.message).into());
+        }
         let Value::Object(map) = value else {
             return Err(RecipeError::value(
                 "",

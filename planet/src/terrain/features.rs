@@ -159,3 +159,6 @@ impl Terrain {
 const TUNNEL_LENGTH_M: f32 = 36.0;
 /// Capsules along it.
 const TUNNEL_SEGMENTS: usize = 4;
+/// Capsules of each mouth `cave_mouths_near` lists, in order: its sphere, its
+/// tunnel's segments from the mouth inwards, its shaft.
+pub const CAPSULES_PER_MOUTH: usize = TUNNEL_SEGMENTS + 2;

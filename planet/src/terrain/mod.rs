@@ -22,7 +22,7 @@ mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
 pub use columns::{Column, ColumnField, SurfaceSample};
-pub use features::{Capsule, Deposit};
+pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
 pub use voxels::{DENSITY_PER_M, Voxel, VoxelGrid};

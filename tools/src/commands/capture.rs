@@ -28,44 +28,33 @@ pub struct Args {
     view: String,
     /// Image size, WIDTHxHEIGHT, each 16..=8192.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    size: String,
+    size: crate::flags::Size,
     /// The PNG to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Seconds to wait for the view to settle, 0..=600.
-    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
     /// Job threads, 1..=256 (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Fly a camera path (descent, lowpass, walk, or a JSON file) drawing every
     /// frame, and report frame times; `--out` gets the last frame.
     #[arg(long, value_name = "NAME|FILE")]
     path: Option<String>,
-    /// Frames per second of the path's simulated clock, 1..=240.
-    #[arg(long, value_name = "FPS", default_value_t = 30.0)]
+    /// Frames per second of the path's simulated clock, 1..=1000.
+    #[arg(long, value_parser = crate::flags::fps, value_name = "FPS", default_value_t = 30.0)]
     fps: f64,
     /// Print frame statistics (draws, triangles, uploads) of the capture.
     #[arg(long)]
     stats: bool,
 }
 
-/// Parses `WxH`.
-pub fn parse_size(s: &str) -> Result<(u32, u32), Failure> {
-    let bad = || Failure::Invalid(format!("--size {s}: must be WIDTHxHEIGHT, each in 16..=8192"));
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let (w, h): (u32, u32) = (w.trim().parse().map_err(|_| bad())?, h.trim().parse().map_err(|_| bad())?);
-    if (16..=8192).contains(&w) && (16..=8192).contains(&h) { Ok((w, h)) } else { Err(bad()) }
-}
-
 /// The world for a command: the system, its settings, on `threads` job threads.
 pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result<World, Failure> {
     let plan = load::system(system)?;
-    let threads = match threads {
-        Some(n) if (1..=256).contains(&n) => n,
-        Some(n) => return Err(Failure::Invalid(format!("--threads {n}: must be in 1..=256"))),
-        None => std::thread::available_parallelism().map_or(2, usize::from),
-    };
+    // The range was checked when the flag was parsed (`flags::threads`).
+    let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
     Ok(World::new(Arc::new(plan), WorldSettings { threads, ..WorldSettings::default() }))
 }
 
@@ -77,16 +66,12 @@ pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
 /// Runs the command.
 pub fn run(args: &Args) -> Result<(), Failure> {
     crate::save::expect_extension("--out", &args.out, &["png"])?;
-    let size = parse_size(&args.size)?;
-    if !(0.0..=600.0).contains(&args.timeout) {
-        return Err(Failure::Invalid(format!("--timeout {}: must be in 0..=600", args.timeout)));
-    }
-    if !(1.0..=240.0).contains(&args.fps) {
-        return Err(Failure::Invalid(format!("--fps {}: must be in 1..=240", args.fps)));
-    }
+    let size = args.size.pair();
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
     let world = world(args.system.as_deref(), args.threads)?;
+    // The view's planet and numbers against the system before the device starts.
+    view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let mut capture = headless(world, size)?;
     errln!("device: {}", capture.renderer.gpu().describe());
     if let Some(path) = path {

@@ -32,7 +32,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
 
-use super::capture::{parse_size, world};
+use super::capture::world;
 use crate::failure::Failure;
 use crate::output::errln;
 
@@ -49,15 +49,15 @@ pub struct Args {
     view: Option<String>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    size: String,
+    size: crate::flags::Size,
     /// Job threads, 1..=256 (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Drive the camera from an input script (built-in: takeoff, cave) instead of the keyboard and mouse.
     #[arg(long, value_name = "NAME|FILE")]
     script: Option<String>,
     /// Quit after this many seconds, 0.1..=86400 (with --script, counted from its start, once the view has streamed in).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_parser = crate::flags::seconds, value_name = "S")]
     seconds: Option<f64>,
     /// On quitting, write the window's last frame to this PNG.
     #[arg(long, value_name = "FILE")]
@@ -103,7 +103,7 @@ fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
         _ => crate::load::text(std::path::Path::new(name), crate::load::FileKind::Script)?,
     };
     let steps: Vec<ScriptStep> =
-        serde_json::from_str(&text).map_err(|e| Failure::Invalid(format!("script {name}: {e}")))?;
+        planet::json::parse(&text).map_err(|e| Failure::Invalid(format!("script {name}: {e}")))?;
     let known = KEYS;
     for (i, step) in steps.iter().enumerate() {
         if let Some(k) = step.keys.iter().find(|k| !known.contains(&k.as_str())) {
@@ -130,7 +130,7 @@ pub fn run_default() -> Result<(), Failure> {
         let args = Args {
             system: None,
             view: None,
-            size: "1280x720".into(),
+            size: crate::flags::Size(1280, 720),
             threads: None,
             script: None,
             seconds: None,
@@ -150,10 +150,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     if let Some(shot) = &args.screenshot {
         crate::save::expect_extension("--screenshot", shot, &["png"])?;
     }
-    let size = parse_size(&args.size)?;
-    if let Some(s) = args.seconds.filter(|s| !(0.1..=86_400.0).contains(s)) {
-        return Err(Failure::Invalid(format!("--seconds {s}: must be in 0.1..=86400")));
-    }
+    let size = args.size.pair();
     let script = args.script.as_deref().map(load_script).transpose()?;
     let cave = args.view.as_deref() == Some("cave");
     let view: Option<ViewSpec> = match args.view.as_deref() {

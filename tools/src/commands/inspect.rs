@@ -30,21 +30,15 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Sample index of the slices, 0..=35 (2..=33 are the region's own cells).
-    #[arg(long, default_value_t = 18)]
+    #[arg(long, value_parser = crate::flags::index, default_value_t = 18)]
     index: usize,
     /// Pixels per sample of the slices (1..=64).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, value_parser = crate::flags::scale, default_value_t = 8)]
     scale: u32,
 }
 
 /// Prints the summary and writes the exports.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    if args.index > 35 {
-        return Err(Failure::Invalid(format!("--index {}: must be in 0..=35", args.index)));
-    }
-    if !(1..=64).contains(&args.scale) {
-        return Err(Failure::Invalid(format!("--scale {}: must be in 1..=64", args.scale)));
-    }
     let is_dir = args.path.is_dir();
     let folder = if is_dir { args.path.clone() } else { args.path.parent().unwrap_or(Path::new(".")).to_owned() };
     let out_dir = args.out.clone().unwrap_or_else(|| folder.join("inspect"));
@@ -59,7 +53,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     for path in &exports.written {
         outln!("wrote {}", path.display());
     }
-    Ok(())
+    if is_dir { replay_verdict(&args.path) } else { Ok(()) }
+}
+
+/// What `planet replay` would say of the dump, after the summary: nothing
+/// when it would replay it (a dump of another `GENERATOR_VERSION` included,
+/// which the summary notes), else its reasons, exit 2 (or 1 for a file that
+/// cannot be read), so that inspect never passes a dump replay refuses.
+fn replay_verdict(dir: &Path) -> Result<(), Failure> {
+    let reason = |m: String| format!("replay would refuse this dump:\n{m}");
+    match super::dump::load(dir, true) {
+        Ok(_) => Ok(()),
+        Err(Failure::Invalid(m)) => Err(Failure::Invalid(reason(m))),
+        Err(Failure::Failed(m)) => Err(Failure::Failed(reason(m))),
+        Err(other) => Err(other),
+    }
 }
 
 /// Where exports go, and what was written.

@@ -17,7 +17,7 @@ pub struct Args {
     #[command(flatten)]
     planet: PlanetArgs,
     /// Image width in pixels (the height is half of it).
-    #[arg(long, default_value_t = 1024)]
+    #[arg(long, value_parser = crate::flags::map_width, default_value_t = 1024)]
     width: u32,
     /// Output PNG.
     #[arg(long)]
@@ -27,9 +27,6 @@ pub struct Args {
 /// Samples the planet and writes the map.
 pub fn run(args: &Args) -> Result<(), Failure> {
     crate::save::expect_extension("--out", &args.out, &["png"])?;
-    if !(16..=8192).contains(&args.width) || !args.width.is_multiple_of(2) {
-        return Err(Failure::Invalid(format!("--width {}: must be an even number in 16..=8192", args.width)));
-    }
     let (system, terrain) = args.planet.load()?;
     let start = Instant::now();
     let (w, h) = (args.width as usize, args.width as usize / 2);

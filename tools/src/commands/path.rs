@@ -42,14 +42,14 @@ pub struct Args {
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     to: String,
     /// LOD of the regions searched (default: the finest that needs at most 400 regions).
-    #[arg(long, value_name = "L")]
+    #[arg(long, value_parser = crate::flags::lod, value_name = "L")]
     lod: Option<u8>,
     /// Half-width of the band searched either side of the great circle, metres,
     /// 0..=100000 (default: a third of the distance, at least two regions).
-    #[arg(long, value_name = "M", allow_hyphen_values = true)]
+    #[arg(long, value_parser = crate::flags::margin, value_name = "M")]
     margin: Option<f64>,
     /// Threads building the regions, 1..=256 (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Write the path as JSON: its corners (latitude, longitude, height) and corridor.
     #[arg(long, value_name = "FILE")]
@@ -102,12 +102,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let (system, terrain) = args.planet.load()?;
     let (from, to) = (lat_lon("--from", &args.from)?, lat_lon("--to", &args.to)?);
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    if !(1..=256).contains(&threads) {
-        return Err(invalid(format!("--threads {threads}: must be in 1..=256")));
-    }
-    if let Some(m) = args.margin.filter(|m| !(0.0..=100_000.0).contains(m)) {
-        return Err(invalid(format!("--margin {m}: must be in 0..=100000 (metres)")));
-    }
     if let Some(lod) = args.lod.filter(|&l| l > terrain.grid.max_lod) {
         return Err(invalid(format!("--lod {lod}: must be in 0..={}", terrain.grid.max_lod)));
     }

@@ -30,10 +30,10 @@ pub struct Args {
     #[arg(long, value_name = "STAGE")]
     from: Option<String>,
     /// Run each stage N times (1..=1000); times are the median, and every run must give the same output.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(long, value_parser = crate::flags::repeat, default_value_t = 3, value_name = "N")]
     repeat: u32,
-    /// Spread the runs of each stage over N threads (1..=64).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// Spread the runs of each stage over N threads (1..=256).
+    #[arg(long, value_parser = crate::flags::threads, default_value_t = 1, value_name = "N")]
     threads: usize,
     /// Replay a dump written at another GENERATOR_VERSION, to see what changed.
     #[arg(long)]
@@ -71,12 +71,6 @@ pub struct StageReplay {
 
 /// Replays the dump and prints a line per stage; exit 1 on any mismatch.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    if !(1..=1000).contains(&args.repeat) {
-        return Err(Failure::Invalid(format!("--repeat {}: must be in 1..=1000", args.repeat)));
-    }
-    if !(1..=64).contains(&args.threads) {
-        return Err(Failure::Invalid(format!("--threads {}: must be in 1..=64", args.threads)));
-    }
     let from = match args.from.as_deref() {
         None => Start::Each,
         Some(s) if s.eq_ignore_ascii_case("recipe") => Start::Recipe,

@@ -34,10 +34,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "y")]
     axis: Axis,
     /// Sample index along that axis, 0..=35 (2..=33 are the region's own cells).
-    #[arg(long, default_value_t = 18)]
+    #[arg(long, value_parser = crate::flags::index, default_value_t = 18)]
     index: usize,
     /// Pixels per sample.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, value_parser = crate::flags::scale, default_value_t = 12)]
     scale: u32,
     /// Output PNG.
     #[arg(long)]
@@ -47,12 +47,6 @@ pub struct Args {
 /// Generates the region and writes the slice.
 pub fn run(args: &Args) -> Result<(), Failure> {
     crate::save::expect_extension("--out", &args.out, &["png"])?;
-    if args.index > 35 {
-        return Err(Failure::Invalid(format!("--index {}: must be in 0..=35", args.index)));
-    }
-    if !(1..=64).contains(&args.scale) {
-        return Err(Failure::Invalid(format!("--scale {}: must be in 1..=64", args.scale)));
-    }
     let (_, terrain) = args.planet.load()?;
     let key = args.key.key(&terrain)?;
     let columns = terrain.columns(key);

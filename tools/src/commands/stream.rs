@@ -27,29 +27,29 @@ pub struct Args {
     #[arg(long, value_name = "NAME|FILE", default_value = "walk")]
     path: String,
     /// Planet to stream (default: the one the path names).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = crate::flags::planet, value_name = "N")]
     planet: Option<u32>,
-    /// Job threads, 0..=256 (0: single-threaded; default: one per core).
-    #[arg(long, value_name = "N")]
+    /// Job threads, 1..=256 (default: one per core).
+    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Simulated frames per second, 1..=1000.
-    #[arg(long, value_name = "FPS", default_value_t = 60.0)]
+    #[arg(long, value_parser = crate::flags::fps, value_name = "FPS", default_value_t = 60.0)]
     fps: f64,
     /// Run frames as fast as they go instead of in real time.
     #[arg(long)]
     unpaced: bool,
     /// Seconds to wait after the path for the last regions, 0..=600.
-    #[arg(long, value_name = "S", default_value_t = 30.0)]
+    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 30.0)]
     settle_timeout: f64,
     /// Region cache budget, MiB, 16..=65536.
-    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    #[arg(long, value_parser = crate::flags::cache_mib, value_name = "MIB", default_value_t = 1024)]
     cache_mib: usize,
     /// Split distance in column widths, 0.5..=8.
-    #[arg(long, value_name = "WIDTHS", default_value_t = LodSettings::default().split)]
+    #[arg(long, value_parser = crate::flags::split, value_name = "WIDTHS", default_value_t = LodSettings::default().split)]
     split: f64,
-    /// Runs, 1..=50; the summary gives medians.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    repeat: usize,
+    /// Runs, 1..=1000; the summary gives medians.
+    #[arg(long, value_parser = crate::flags::repeat, value_name = "N", default_value_t = 1)]
+    repeat: u32,
     /// Write the report (every run's per-second statistics and summary) as JSON.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -60,6 +60,10 @@ pub struct Args {
 
 /// Runs the path and prints the summary.
 pub fn run(args: &Args) -> Result<(), Failure> {
+    if let Some(file) = &args.report {
+        // Before the stream, not after a minute of it.
+        crate::save::expect_extension("--report", file, &["json"])?;
+    }
     let options = options(args)?;
     let path = camera_path(&args.path)?;
     let system = load::system(args.system.as_deref())?;
@@ -98,26 +102,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
 }
 
 fn options(args: &Args) -> Result<RunOptions, Failure> {
-    let bad = |flag: &str, value: String, range: &str| Failure::Invalid(format!("{flag} {value}: must be in {range}"));
+    // Every range was checked when the flags were parsed (`flags`).
     let threads = args.threads.unwrap_or_else(|| RunOptions::default().threads);
-    if threads > 256 {
-        return Err(bad("--threads", threads.to_string(), "0..=256"));
-    }
-    if !(1.0..=1000.0).contains(&args.fps) {
-        return Err(bad("--fps", args.fps.to_string(), "1..=1000"));
-    }
-    if !(0.0..=600.0).contains(&args.settle_timeout) {
-        return Err(bad("--settle-timeout", args.settle_timeout.to_string(), "0..=600"));
-    }
-    if !(16..=65536).contains(&args.cache_mib) {
-        return Err(bad("--cache-mib", args.cache_mib.to_string(), "16..=65536"));
-    }
-    if !(0.5..=8.0).contains(&args.split) {
-        return Err(bad("--split", args.split.to_string(), "0.5..=8"));
-    }
-    if !(1..=50).contains(&args.repeat) {
-        return Err(bad("--repeat", args.repeat.to_string(), "1..=50"));
-    }
     Ok(RunOptions {
         threads,
         fps: args.fps,
@@ -146,7 +132,7 @@ fn camera_path(name: &str) -> Result<CameraPath, Failure> {
         .map_err(|e| Failure::Invalid(format!("{} is not a valid camera path: {e}", file.display())))
 }
 
-fn progress_bar(quiet: bool, path: &CameraPath, run: usize, runs: usize) -> ProgressBar {
+fn progress_bar(quiet: bool, path: &CameraPath, run: u32, runs: u32) -> ProgressBar {
     if quiet {
         return ProgressBar::hidden();
     }

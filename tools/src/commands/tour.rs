@@ -9,7 +9,7 @@ use std::time::Duration;
 use engine::{ViewSpec, sunlit_land};
 use render::capture_view;
 
-use super::capture::{headless, parse_size, world};
+use super::capture::{headless, world};
 use crate::failure::Failure;
 use crate::output::{errln, outln};
 
@@ -24,24 +24,21 @@ pub struct Args {
     pub out: PathBuf,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    pub size: String,
+    pub size: crate::flags::Size,
     /// Seconds each view may take to settle, 0..=600.
-    #[arg(long, value_name = "S", default_value_t = 60.0)]
+    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 60.0)]
     pub timeout: f64,
 }
 
 impl Default for Args {
     fn default() -> Self {
-        Self { system: None, out: PathBuf::from("planet-tour"), size: "1280x720".into(), timeout: 60.0 }
+        Self { system: None, out: PathBuf::from("planet-tour"), size: crate::flags::Size(1280, 720), timeout: 60.0 }
     }
 }
 
 /// Runs the tour, printing each PNG's path once the folder is in place.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let size = parse_size(&args.size)?;
-    if !(0.0..=600.0).contains(&args.timeout) {
-        return Err(Failure::Invalid(format!("--timeout {}: must be in 0..=600", args.timeout)));
-    }
+    let size = args.size.pair();
     let world = world(args.system.as_deref(), None)?;
     let count = world.planets.len() as u32;
     // The views first (they need the world), then the device takes it.

@@ -37,6 +37,7 @@ pub mod run;
 mod streamer;
 pub mod view;
 mod world;
+pub mod write;
 
 pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters};
 pub use cache::{RegionCache, RegionId};

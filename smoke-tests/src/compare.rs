@@ -125,7 +125,7 @@ pub fn compare(
         }
         let (diff, changed, mean_delta) = difference(&now, &base);
         let diff_path = current_dir.join(format!("{}.diff.png", k.name));
-        diff.save(&diff_path).map_err(|e| SmokeError::io("write", &diff_path, e))?;
+        crate::write_png(&diff_path, &diff)?;
         let pass = changed <= MAX_CHANGED;
         if !pass {
             out.failures.push(format!(

@@ -99,7 +99,7 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
             let from = base_dir.join(&k.image);
             if from.exists() {
                 let to = dir.join(format!("{}.baseline.png", k.name));
-                std::fs::copy(&from, &to).map_err(|e| SmokeError::io("copy", &from, e))?;
+                copy_file(&from, &to)?;
             }
         }
         let comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?;
@@ -126,6 +126,25 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
     Ok(report)
 }
 
+/// Writes `bytes` to `file` through `engine::write`: whole or not at all,
+/// an interrupted run never leaving a half-written screenshot or figure file.
+pub(crate) fn write_file(file: &Path, bytes: &[u8]) -> Result<(), SmokeError> {
+    engine::write::replace_bytes(file, bytes).map_err(|e| SmokeError::io(e.action, &e.path, e.source))
+}
+
+/// An image as PNG at `file`, whole or not at all.
+pub(crate) fn write_png(file: &Path, image: &image::RgbaImage) -> Result<(), SmokeError> {
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut bytes, image::ImageFormat::Png).map_err(|e| SmokeError::io("write", file, e))?;
+    write_file(file, bytes.get_ref())
+}
+
+/// `from` copied to `to`, whole or not at all.
+fn copy_file(from: &Path, to: &Path) -> Result<(), SmokeError> {
+    let bytes = std::fs::read(from).map_err(|e| SmokeError::io("read", from, e))?;
+    write_file(to, &bytes)
+}
+
 /// The UTF-8 text of `path`, read through the engine's bounded reader (a
 /// directory, device or FIFO is refused by type, anything over its kind's
 /// cap by size, before it is read).
@@ -146,16 +165,12 @@ fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, SmokeError> {
     planet::json::parse(&text).map(Some).map_err(|e| SmokeError::invalid(&file, format!("not a baseline: {e}")))
 }
 
-/// Rewrites a baseline: PNGs first, then `baseline.json` through a temporary
-/// file, so an interrupted bless never leaves a half-written figure file.
+/// Rewrites a baseline: PNGs first, then `baseline.json`, each whole or not
+/// at all, so an interrupted bless never leaves a half-written file.
 fn bless(result: &ScenarioResult, from: &Path, to: &Path) -> Result<(), SmokeError> {
-    std::fs::create_dir_all(to).map_err(|e| SmokeError::io("create", to, e))?;
     for k in &result.keyframes {
-        std::fs::copy(from.join(&k.image), to.join(&k.image))
-            .map_err(|e| SmokeError::io("write", &to.join(&k.image), e))?;
+        copy_file(&from.join(&k.image), &to.join(&k.image))?;
     }
     let json = serde_json::to_string_pretty(result).map_err(|e| SmokeError::invalid(&to.join("baseline.json"), e))?;
-    let temp = to.join("baseline.json.tmp");
-    std::fs::write(&temp, json).map_err(|e| SmokeError::io("write", &temp, e))?;
-    std::fs::rename(&temp, to.join("baseline.json")).map_err(|e| SmokeError::io("write", &to.join("baseline.json"), e))
+    write_file(&to.join("baseline.json"), json.as_bytes())
 }

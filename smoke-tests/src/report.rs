@@ -41,9 +41,7 @@ pub struct Report {
 /// `dir/<scenario>/`, baselines copied beside them as `*.baseline.png`).
 pub fn write(report: &Report, dir: &Path) -> Result<(), SmokeError> {
     let json = serde_json::to_string_pretty(report).map_err(|e| SmokeError::invalid(&dir.join("report.json"), e))?;
-    let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).map_err(|e| SmokeError::io("write", &dir.join(name), e))
-    };
+    let write = |name: &str, text: &str| crate::write_file(&dir.join(name), text.as_bytes());
     write("report.json", &json)?;
     write("report.html", &html(report))
 }

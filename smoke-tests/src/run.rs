@@ -230,7 +230,7 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
             let settle_s = settle_start.elapsed().as_secs_f64();
             let (image, stats) = capture.draw(&camera, &RenderOptions { time: t, ..RenderOptions::default() })?;
             let file = format!("{}.png", stop.name);
-            image.save(dir.join(&file)).map_err(|e| SmokeError::io("write", &dir.join(&file), e))?;
+            crate::write_png(&dir.join(&file), &image)?;
             record_stages(&capture.world, &mut seen, &mut stage_ms);
             keyframes.push(KeyframeResult {
                 name: stop.name.clone(),

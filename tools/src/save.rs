@@ -1,44 +1,24 @@
 //! Writing outputs so that an interrupted or failed write never destroys
 //! the previous one: every file goes to a temporary name beside its target
-//! and is renamed over it whole; a folder (a dump) is written beside its
-//! target and swapped in. A missing parent folder is created. The output
-//! format is checked from the extension before any work starts
-//! ([`expect_extension`]).
+//! and is renamed over it whole (`engine::write`); a folder (a dump) is
+//! written beside its target and swapped in. A missing parent folder is
+//! created. The output format is checked from the extension before any work
+//! starts ([`expect_extension`]).
 
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use engine::write::{parent_of, temporary};
 
 use crate::failure::Failure;
-
-/// A name beside `target` for this process's partial output.
-fn temporary(target: &Path, what: &str) -> PathBuf {
-    let name = target.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    target.with_file_name(format!(".{name}.{what}-{}", std::process::id()))
-}
 
 fn failed(path: &Path, e: impl std::fmt::Display) -> Failure {
     Failure::Failed(format!("cannot write {}: {e}", path.display()))
 }
 
-/// Creates `path`'s parent folder if it is missing.
-fn parent_of(path: &Path) -> Result<(), Failure> {
-    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(parent) => std::fs::create_dir_all(parent)
-            .map_err(|e| Failure::Failed(format!("cannot create {}: {e}", parent.display()))),
-        None => Ok(()),
-    }
-}
-
 /// Writes `bytes` to `file`, replacing it whole or not at all.
 pub fn replace_bytes(file: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    parent_of(file)?;
-    let tmp = temporary(file, "tmp");
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, file));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(failed(file, e));
-    }
-    Ok(())
+    engine::write::replace_bytes(file, bytes).map_err(|e| Failure::Failed(e.to_string()))
 }
 
 /// Writes `text` to `file`, replacing it whole or not at all.
@@ -72,7 +52,7 @@ pub fn expect_extension(flag: &str, path: &Path, allowed: &[&str]) -> Result<(),
 /// swaps it in: an earlier folder there is replaced only once the new one is
 /// complete, and an interrupted write leaves the earlier one as it was.
 pub fn replace_folder(dir: &Path, fill: impl FnOnce(&Path) -> Result<(), Failure>) -> Result<(), Failure> {
-    parent_of(dir)?;
+    parent_of(dir).map_err(|e| Failure::Failed(e.to_string()))?;
     let tmp = temporary(dir, "tmp");
     let old = temporary(dir, "old");
     let _ = std::fs::remove_dir_all(&tmp);

@@ -551,6 +551,8 @@ fn killed_writers_never_destroy_the_earlier_output() {
     let path_args =
         owned(&["path", "--planet", "1", "--from", "-15,0", "--to", "-15.3,0.3", "--quiet", "--out", &s(&path)]);
     let replay_args = owned(&["replay", &s(&dump), "--repeat", "1", "--out", &s(&replayed)]);
+    let inspected = dir.join("inspected");
+    let inspect_args = owned(&["inspect", &s(&dump), "--out", &s(&inspected)]);
     let camera = scratch(
         "short-path.json",
         br#"{"name": "short", "planet": 1, "keyframes": [
@@ -605,13 +607,26 @@ fn killed_writers_never_destroy_the_earlier_output() {
     // Each writer's arguments, and the state of its output (the same bytes
     // before and after a run that was not killed).
     type Check<'a> = Box<dyn Fn() -> Vec<u8> + 'a>;
-    let checks: [(&[String], Check<'_>); 7] = [
+    let checks: [(&[String], Check<'_>); 8] = [
         (&map_args, Box::new(|| bytes(&png))),
         (&dump_args, Box::new(|| whole_dump(&dump))),
         (&slice_args, Box::new(|| bytes(&slice))),
         (&mesh_args, Box::new(|| bytes(&mesh))),
         (&path_args, Box::new(|| bytes(&path))),
         (&replay_args, Box::new(|| whole_dump(&replayed))),
+        // Inspect's exports: each file whole (the same bytes every run); a
+        // killed run may leave its temporary (dot) name beside them.
+        (
+            &inspect_args,
+            Box::new(|| {
+                let files: Vec<(String, String)> = folder(&inspected)
+                    .into_iter()
+                    .filter(|(n, _)| !n.starts_with('.'))
+                    .map(|(n, b)| (n, planet::dump::hash_hex(&b)))
+                    .collect();
+                serde_json::to_vec(&files).unwrap()
+            }),
+        ),
         // A report's timings differ from run to run: it must be whole JSON.
         (
             &stream_args,

@@ -120,6 +120,49 @@ fn capture_and_tour_never_panic_on_a_closed_or_full_stdout() {
     }
 }
 
+/// `capture` killed at 50 points of a run leaves the earlier picture or the
+/// complete new one (the same bytes: a capture is deterministic on one
+/// device), never a partial or empty file, and no temporary file beside it.
+#[test]
+fn a_killed_capture_never_destroys_the_earlier_picture() {
+    let dir = scratch("kill");
+    let shot = dir.join("shot.png");
+    let args = ["capture", "--view", "planet=2,lat=1.9593,lon=100.9664,alt=3000,pitch=-60", "--size", "32x18", "--out"];
+    let mut args: Vec<&str> = args.to_vec();
+    args.push(shot.to_str().unwrap());
+    let start = Instant::now();
+    let out = planet(&args, &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let took = start.elapsed();
+    let good = std::fs::read(&shot).unwrap();
+    for i in 0..50u32 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_planet"))
+            .args(&args)
+            .env_remove("DISPLAY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(std::fs::read(&shot).unwrap(), good, "killed after {i}/40 of a run: not the earlier picture");
+    }
+    // Killed runs may leave their temporary names; a clean run adds none.
+    let dot_names = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    };
+    let before = dot_names();
+    assert!(planet(&args, &[]).status.success());
+    assert_eq!(dot_names(), before, "a clean run left a temporary file");
+}
+
 #[test]
 fn tour_captures_every_planet_three_ways() {
     let dir = scratch("tour");

@@ -36,6 +36,14 @@ pub enum KeyError {
     /// Not of the form F/L/X/Y/Z.
     #[error("region key {0:?} must be F/L/X/Y/Z with five non-negative integers, e.g. 4/0/120/77/1")]
     Syntax(String),
+    /// A part that is a whole number, but too large for any key.
+    #[error("{part} = {value}: too large for a region key (faces are 0..=5, and no planet's grid reaches 4294967295)")]
+    Huge {
+        /// "face", "lod", "x", "y" or "z".
+        part: &'static str,
+        /// The number as written.
+        value: String,
+    },
     /// Face out of range.
     #[error("face = {0}: must be in 0..=5")]
     Face(u32),
@@ -72,14 +80,16 @@ impl FromStr for RegionKey {
 
     /// Parses F/L/X/Y/Z. Ranges are checked by `PlanetGrid::check`.
     fn from_str(s: &str) -> Result<Self, KeyError> {
-        let parts: Vec<u32> = s
-            .split('/')
-            .map(|p| p.trim().parse::<u32>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| KeyError::Syntax(s.to_owned()))?;
-        let [face, lod, x, y, z] = parts[..] else {
+        let texts: Vec<&str> = s.split('/').map(str::trim).collect();
+        if texts.len() != 5 || texts.iter().any(|t| t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit())) {
             return Err(KeyError::Syntax(s.to_owned()));
-        };
+        }
+        let mut parts = [0u32; 5];
+        for (i, (t, part)) in texts.iter().zip(["face", "lod", "x", "y", "z"]).enumerate() {
+            // All digits: only its size can fail it.
+            parts[i] = t.parse().map_err(|_| KeyError::Huge { part, value: (*t).to_owned() })?;
+        }
+        let [face, lod, x, y, z] = parts;
         if face > 5 {
             return Err(KeyError::Face(face));
         }
@@ -239,7 +249,12 @@ mod tests {
         let k: RegionKey = "4/0/12/7/1".parse().unwrap();
         assert_eq!(k.to_string(), "4/0/12/7/1");
         assert!(g.check(k).is_ok());
-        for bad in ["4/0/12/7", "a/b/c/d/e", "4/0/-1/7/1", "", "1/2/3/4/5/6"] {
+        // A well-formed key with a coordinate too large for any grid says so.
+        assert_eq!(
+            "0/0/99999999999/0/0".parse::<RegionKey>().unwrap_err().to_string(),
+            "x = 99999999999: too large for a region key (faces are 0..=5, and no planet's grid reaches 4294967295)"
+        );
+        for bad in ["4/0/12/7", "a/b/c/d/e", "4/0/-1/7/1", "", "1/2/3/4/5/6", "4/0/+1/7/1"] {
             assert!(matches!(bad.parse::<RegionKey>(), Err(KeyError::Syntax(_))), "{bad}");
         }
         assert_eq!("7/0/0/0/0".parse::<RegionKey>(), Err(KeyError::Face(7)));

@@ -27,6 +27,7 @@ mod builder;
 mod cache;
 mod camera;
 pub mod coverage;
+pub mod flags;
 mod lod;
 pub mod nav;
 pub mod path;

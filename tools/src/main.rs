@@ -7,7 +7,6 @@
 
 mod commands;
 mod failure;
-mod flags;
 mod load;
 mod output;
 mod pick;

@@ -16,7 +16,7 @@ pub struct PlanetArgs {
     #[arg(long, value_name = "FILE")]
     pub system: Option<PathBuf>,
     /// Planet index (0 = nearest the sun); `planet system` lists them.
-    #[arg(long, value_parser = crate::flags::planet, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::planet, value_name = "N")]
     pub planet: u32,
 }
 

@@ -118,6 +118,13 @@ fn capture_and_tour_never_panic_on_a_closed_or_full_stdout() {
         assert_eq!(code, Some(1), "{args:?} onto /dev/full: {err}");
         assert!(err.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {err}");
     }
+    // `fly` writes nothing to stdout: with no display it fails on the window
+    // (exit 1), whatever stdout is, and never panics.
+    for stdout in [Stdio::null(), std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap().into()] {
+        let (code, err) = run(&["fly", "--seconds", "1"], stdout);
+        assert_eq!(code, Some(1), "fly with no display: {err}");
+        assert!(err.contains("cannot open a window"), "{err}");
+    }
 }
 
 /// `capture` killed at 50 points of a run leaves the earlier picture or the

@@ -28,22 +28,22 @@ pub struct Args {
     view: String,
     /// Image size, WIDTHxHEIGHT, each 16..=8192.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    size: crate::flags::Size,
+    size: engine::flags::Size,
     /// The PNG to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
     /// Seconds to wait for the view to settle, 0..=600.
-    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 60.0)]
+    #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
     /// Job threads, 1..=256 (default: one per core).
-    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Fly a camera path (descent, lowpass, walk, or a JSON file) drawing every
     /// frame, and report frame times; `--out` gets the last frame.
     #[arg(long, value_name = "NAME|FILE")]
     path: Option<String>,
     /// Frames per second of the path's simulated clock, 1..=1000.
-    #[arg(long, value_parser = crate::flags::fps, value_name = "FPS", default_value_t = 30.0)]
+    #[arg(long, value_parser = engine::flags::fps, value_name = "FPS", default_value_t = 30.0)]
     fps: f64,
     /// Print frame statistics (draws, triangles, uploads) of the capture.
     #[arg(long)]

@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Run each stage N times (1..=1000) and record the median time (every run's output must agree).
-    #[arg(long, value_parser = crate::flags::repeat, default_value_t = 3, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::repeat, default_value_t = 3, value_name = "N")]
     repeat: u32,
 }
 

@@ -49,15 +49,15 @@ pub struct Args {
     view: Option<String>,
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    size: crate::flags::Size,
+    size: engine::flags::Size,
     /// Job threads, 1..=256 (default: one per core).
-    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Drive the camera from an input script (built-in: takeoff, cave) instead of the keyboard and mouse.
     #[arg(long, value_name = "NAME|FILE")]
     script: Option<String>,
     /// Quit after this many seconds, 0.1..=86400 (with --script, counted from its start, once the view has streamed in).
-    #[arg(long, value_parser = crate::flags::seconds, value_name = "S")]
+    #[arg(long, value_parser = engine::flags::seconds, value_name = "S")]
     seconds: Option<f64>,
     /// On quitting, write the window's last frame to this PNG.
     #[arg(long, value_name = "FILE")]
@@ -130,7 +130,7 @@ pub fn run_default() -> Result<(), Failure> {
         let args = Args {
             system: None,
             view: None,
-            size: crate::flags::Size(1280, 720),
+            size: engine::flags::Size(1280, 720),
             threads: None,
             script: None,
             seconds: None,

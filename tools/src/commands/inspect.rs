@@ -30,10 +30,10 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Sample index of the slices, 0..=35 (2..=33 are the region's own cells).
-    #[arg(long, value_parser = crate::flags::index, default_value_t = 18)]
+    #[arg(long, value_parser = engine::flags::index, default_value_t = 18)]
     index: usize,
     /// Pixels per sample of the slices (1..=64).
-    #[arg(long, value_parser = crate::flags::scale, default_value_t = 8)]
+    #[arg(long, value_parser = engine::flags::scale, default_value_t = 8)]
     scale: u32,
 }
 

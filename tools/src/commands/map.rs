@@ -17,7 +17,7 @@ pub struct Args {
     #[command(flatten)]
     planet: PlanetArgs,
     /// Image width in pixels (the height is half of it).
-    #[arg(long, value_parser = crate::flags::map_width, default_value_t = 1024)]
+    #[arg(long, value_parser = engine::flags::map_width, default_value_t = 1024)]
     width: u32,
     /// Output PNG.
     #[arg(long)]

@@ -42,14 +42,14 @@ pub struct Args {
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     to: String,
     /// LOD of the regions searched (default: the finest that needs at most 400 regions).
-    #[arg(long, value_parser = crate::flags::lod, value_name = "L")]
+    #[arg(long, value_parser = engine::flags::lod, value_name = "L")]
     lod: Option<u8>,
     /// Half-width of the band searched either side of the great circle, metres,
     /// 0..=100000 (default: a third of the distance, at least two regions).
-    #[arg(long, value_parser = crate::flags::margin, value_name = "M")]
+    #[arg(long, value_parser = engine::flags::margin, value_name = "M")]
     margin: Option<f64>,
     /// Threads building the regions, 1..=256 (default: one per core).
-    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Write the path as JSON: its corners (latitude, longitude, height) and corridor.
     #[arg(long, value_name = "FILE")]

@@ -30,10 +30,10 @@ pub struct Args {
     #[arg(long, value_name = "STAGE")]
     from: Option<String>,
     /// Run each stage N times (1..=1000); times are the median, and every run must give the same output.
-    #[arg(long, value_parser = crate::flags::repeat, default_value_t = 3, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::repeat, default_value_t = 3, value_name = "N")]
     repeat: u32,
     /// Spread the runs of each stage over N threads (1..=256).
-    #[arg(long, value_parser = crate::flags::threads, default_value_t = 1, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::threads, default_value_t = 1, value_name = "N")]
     threads: usize,
     /// Replay a dump written at another GENERATOR_VERSION, to see what changed.
     #[arg(long)]

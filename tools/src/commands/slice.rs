@@ -34,10 +34,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "y")]
     axis: Axis,
     /// Sample index along that axis, 0..=35 (2..=33 are the region's own cells).
-    #[arg(long, value_parser = crate::flags::index, default_value_t = 18)]
+    #[arg(long, value_parser = engine::flags::index, default_value_t = 18)]
     index: usize,
     /// Pixels per sample.
-    #[arg(long, value_parser = crate::flags::scale, default_value_t = 12)]
+    #[arg(long, value_parser = engine::flags::scale, default_value_t = 12)]
     scale: u32,
     /// Output PNG.
     #[arg(long)]

@@ -27,28 +27,28 @@ pub struct Args {
     #[arg(long, value_name = "NAME|FILE", default_value = "walk")]
     path: String,
     /// Planet to stream (default: the one the path names).
-    #[arg(long, value_parser = crate::flags::planet, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::planet, value_name = "N")]
     planet: Option<u32>,
     /// Job threads, 1..=256 (default: one per core).
-    #[arg(long, value_parser = crate::flags::threads, value_name = "N")]
+    #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Simulated frames per second, 1..=1000.
-    #[arg(long, value_parser = crate::flags::fps, value_name = "FPS", default_value_t = 60.0)]
+    #[arg(long, value_parser = engine::flags::fps, value_name = "FPS", default_value_t = 60.0)]
     fps: f64,
     /// Run frames as fast as they go instead of in real time.
     #[arg(long)]
     unpaced: bool,
     /// Seconds to wait after the path for the last regions, 0..=600.
-    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 30.0)]
+    #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 30.0)]
     settle_timeout: f64,
     /// Region cache budget, MiB, 16..=65536.
-    #[arg(long, value_parser = crate::flags::cache_mib, value_name = "MIB", default_value_t = 1024)]
+    #[arg(long, value_parser = engine::flags::cache_mib, value_name = "MIB", default_value_t = 1024)]
     cache_mib: usize,
     /// Split distance in column widths, 0.5..=8.
-    #[arg(long, value_parser = crate::flags::split, value_name = "WIDTHS", default_value_t = LodSettings::default().split)]
+    #[arg(long, value_parser = engine::flags::split, value_name = "WIDTHS", default_value_t = LodSettings::default().split)]
     split: f64,
     /// Runs, 1..=1000; the summary gives medians.
-    #[arg(long, value_parser = crate::flags::repeat, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_parser = engine::flags::repeat, value_name = "N", default_value_t = 1)]
     repeat: u32,
     /// Write the report (every run's per-second statistics and summary) as JSON.
     #[arg(long, value_name = "FILE")]

@@ -24,15 +24,15 @@ pub struct Args {
     pub out: PathBuf,
     /// Image size, WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "1280x720")]
-    pub size: crate::flags::Size,
+    pub size: engine::flags::Size,
     /// Seconds each view may take to settle, 0..=600.
-    #[arg(long, value_parser = crate::flags::timeout, value_name = "S", default_value_t = 60.0)]
+    #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 60.0)]
     pub timeout: f64,
 }
 
 impl Default for Args {
     fn default() -> Self {
-        Self { system: None, out: PathBuf::from("planet-tour"), size: crate::flags::Size(1280, 720), timeout: 60.0 }
+        Self { system: None, out: PathBuf::from("planet-tour"), size: engine::flags::Size(1280, 720), timeout: 60.0 }
     }
 }
 

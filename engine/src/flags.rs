@@ -1,9 +1,11 @@
-//! The numeric flags, parsed by clap through these functions: one definition
-//! and one range per flag that several commands share (`--threads`,
-//! `--timeout`, `--repeat`, `--fps`, `--index`, `--scale`), and messages that
-//! give the real allowed range, for negative numbers, fractions and numbers
-//! past the type's range too: `invalid value '-1' for '--threads <N>': must
-//! be a whole number in 1..=256`. They run before anything else does.
+//! The numeric flags of the `planet` binary and the smoke tests, as parsers
+//! clap calls (`value_parser = engine::flags::threads`): one definition and
+//! one range per flag that several commands share (`--threads`,
+//! `--timeout`, `--repeat`, `--fps`, `--index`, `--scale`, `--size`), and
+//! messages that give the real allowed range, for negative numbers,
+//! fractions and numbers past the type's range too: `invalid value '-1' for
+//! '--threads <N>': must be a whole number in 1..=256`. They run before
+//! anything else does.
 
 use std::fmt::Display;
 

@@ -61,6 +61,15 @@ fn files(dir: &Path) {
     write("index.json", r#"{"seed": 1, "planet_count": 3, "planets": [{"index": 7}]}"#);
     write("worms.json", r#"{"seed": 1, "planets": [{"index": 1, "caves": {"worm_threshold": 5}}]}"#);
     write("material.json", r#"{"seed": 1, "planets": [{"index": 1, "materials": {"3": {"color": [2, 0, 0]}}}]}"#);
+    write(
+        "octaves-negative.json",
+        r#"{"seed": 1, "planets": [{"index": 1, "terrain": {"hills": {"noise": {"octaves": -2}}}}]}"#,
+    );
+    write(
+        "octaves-huge.json",
+        r#"{"seed": 1, "planets": [{"index": 1, "terrain": {"hills": {"noise": {"octaves": 99999999999}}}}]}"#,
+    );
+    write("index-negative.json", r#"{"seed": 1, "planets": [{"index": -1}]}"#);
     write("not-utf8.json", "\u{0}");
     std::fs::write(dir.join("binary.json"), [0xff, 0xfe, 0x00, 0x7b]).unwrap();
     // Camera paths.
@@ -214,6 +223,10 @@ fn table(dir: &Path) -> Vec<Case> {
         ("worms.json", 2, &["caves.worm_threshold = 5"]),
         ("material.json", 2, &["materials[3].color"]),
         ("binary.json", 2, &["not UTF-8"]),
+        // Numbers of the wrong sign or size are told the field's range, not the type's.
+        ("octaves-negative.json", 2, &["planets[0].terrain.hills.noise.octaves = -2", "1..=16"]),
+        ("octaves-huge.json", 2, &["octaves = 99999999999", "1..=16"]),
+        ("index-negative.json", 2, &["planets[0].index = -1", "0..=15"]),
         ("missing.json", 1, &["missing.json"]),
     ] {
         cases.push(case(&["validate", &d(file)], code, words));

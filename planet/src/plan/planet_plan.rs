@@ -80,9 +80,34 @@ fn apply_overrides(derived: &PlanetRecipe, o: &PlanetOverride, path: &str) -> Re
     if !errors.is_empty() {
         return Err(errors);
     }
+    let merged = value.clone();
     serde_path_to_error::deserialize::<_, PlanetRecipe>(value).map_err(|e| {
         let inner = e.path().to_string();
         let at = if inner == "." { path.to_owned() } else { format!("{path}.{inner}") };
-        vec![RecipeError::field(at, e.into_inner().to_string())]
+        // A number of the wrong sign or size is told its field's real range,
+        // not its type's ("expected u32").
+        let mut c = Checker::recording();
+        derived.validate(&mut c);
+        let given = json_pointer(&inner).and_then(|p| merged.pointer(&p).cloned());
+        match (c.into_limits().get(&inner), given) {
+            (Some(range), Some(v)) if v.is_number() => vec![RecipeError::value(at, v, range.clone())],
+            _ => vec![RecipeError::field(at, e.into_inner().to_string())],
+        }
     })
+}
+
+/// A JSON path as recipe errors write it (`terrain.hills.noise.octaves`,
+/// `materials[3].color`) as a JSON pointer (`/terrain/hills/noise/octaves`).
+fn json_pointer(path: &str) -> Option<String> {
+    let mut out = String::new();
+    for part in path.split('.') {
+        let (name, rest) = part.split_once('[').unwrap_or((part, ""));
+        out.push('/');
+        out.push_str(name);
+        for index in rest.split('[').filter(|s| !s.is_empty()) {
+            out.push('/');
+            out.push_str(index.strip_suffix(']')?);
+        }
+    }
+    Some(out)
 }

@@ -2,6 +2,7 @@
 //! `Checker`, which keeps the JSON path and collects every error rather than
 //! stopping at the first.
 
+use std::collections::BTreeMap;
 use std::fmt::Display;
 use std::ops::RangeInclusive;
 
@@ -12,6 +13,9 @@ use super::error::{RecipeError, join_path};
 pub struct Checker {
     path: String,
     errors: Vec<RecipeError>,
+    /// Every number's allowed range by path (`must be in 1..=16`), when
+    /// recording: what a field of the wrong type or size is told.
+    limits: Option<BTreeMap<String, String>>,
 }
 
 /// A type whose values can be checked against their allowed ranges.
@@ -24,13 +28,33 @@ impl Checker {
     /// A checker rooted at `path` (empty for the top of a file).
     #[must_use]
     pub fn new(path: &str) -> Self {
-        Self { path: path.to_owned(), errors: Vec::new() }
+        Self { path: path.to_owned(), ..Self::default() }
+    }
+
+    /// A checker that also records every number's allowed range by path.
+    #[must_use]
+    pub fn recording() -> Self {
+        Self { limits: Some(BTreeMap::new()), ..Self::default() }
     }
 
     /// The errors found so far.
     #[must_use]
     pub fn into_errors(self) -> Vec<RecipeError> {
         self.errors
+    }
+
+    /// The ranges recorded (empty unless made by [`Checker::recording`]).
+    #[must_use]
+    pub fn into_limits(self) -> BTreeMap<String, String> {
+        self.limits.unwrap_or_default()
+    }
+
+    fn limit(&mut self, name: &str, range: impl FnOnce() -> String) {
+        if self.limits.is_some() {
+            let at = self.at(name);
+            let range = range();
+            self.limits.as_mut().map(|l| l.insert(at, range));
+        }
     }
 
     fn at(&self, name: &str) -> String {
@@ -65,6 +89,7 @@ impl Checker {
 
     /// A finite float in `range`.
     pub fn f32_in(&mut self, name: &str, value: f32, range: RangeInclusive<f32>) {
+        self.limit(name, || format!("must be in {}..={}", range.start(), range.end()));
         if !value.is_finite() || !range.contains(&value) {
             self.fail(name, value, format!("must be in {}..={}", range.start(), range.end()));
         }
@@ -72,6 +97,7 @@ impl Checker {
 
     /// An integer in `range`.
     pub fn u32_in(&mut self, name: &str, value: u32, range: RangeInclusive<u32>) {
+        self.limit(name, || format!("must be a whole number in {}..={}", range.start(), range.end()));
         if !range.contains(&value) {
             self.fail(name, value, format!("must be in {}..={}", range.start(), range.end()));
         }
@@ -95,6 +121,7 @@ impl Checker {
 
     /// An index into a list of `len` items called `what`.
     pub fn index(&mut self, name: &str, value: u32, len: usize, what: &str) {
+        self.limit(name, || format!("must be an index of the {what} (0..{len})"));
         if value as usize >= len {
             let msg = if len == 0 {
                 format!("there are no {what} to refer to")

@@ -164,12 +164,15 @@ impl PlanetOverride {
             match key.as_str() {
                 "index" => {
                     has_index = true;
-                    match u64_field(&at, v, errors) {
+                    match v.as_u64() {
                         Some(n) if n < u64::from(MAX_PLANETS) => entry.index = n as u32,
-                        Some(n) => {
-                            errors.push(RecipeError::value(at, n, format!("must be in 0..={}", MAX_PLANETS - 1)));
+                        _ => {
+                            errors.push(RecipeError::value(
+                                at,
+                                short(v),
+                                format!("must be in 0..={}", MAX_PLANETS - 1),
+                            ));
                         }
-                        None => {}
                     }
                 }
                 "seed" => entry.seed = u64_field(&at, v, errors),

@@ -491,28 +491,8 @@ fn a_closed_or_full_stdout_never_panics() {
     .iter()
     .map(|c| c.iter().map(|a| (*a).to_owned()).collect())
     .collect();
-    let run = |args: &[String], stdout: std::process::Stdio| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_planet"))
-            .args(args)
-            .env_remove("DISPLAY")
-            .stdout(stdout)
-            .stderr(std::process::Stdio::piped())
-            .output()
-            .expect("the binary runs");
-        let stderr = text(&out.stderr);
-        assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{args:?}: {stderr}");
-        (out.status.code(), stderr)
-    };
     for args in &commands {
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let (code, stderr) = run(args, writer.into());
-        assert_eq!(code, Some(141), "{args:?} into a closed pipe: {stderr}");
-        assert!(!stderr.contains("error"), "{args:?} into a closed pipe is quiet: {stderr}");
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let (code, stderr) = run(args, full.into());
-        assert_eq!(code, Some(1), "{args:?} onto /dev/full: {stderr}");
-        assert!(stderr.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {stderr}");
+        common::assert_closed_and_full_stdout(args, true);
     }
     // A recorded time of 1e308 ms would overflow a `Duration`.
     let manifest = dump.join("manifest.json");

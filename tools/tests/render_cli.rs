@@ -95,33 +95,13 @@ fn capture_and_tour_never_panic_on_a_closed_or_full_stdout() {
         ],
         vec!["tour", "--size", "16x16", "--out", tour.to_str().unwrap()],
     ];
-    let run = |args: &[&str], stdout: Stdio| {
-        let out = Command::new(env!("CARGO_BIN_EXE_planet"))
-            .args(args)
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .stdout(stdout)
-            .stderr(Stdio::piped())
-            .output()
-            .expect("the binary runs");
-        let err = common::text(&out.stderr);
-        assert!(!err.contains("panicked") && !err.contains("internal error"), "{args:?}: {err}");
-        (out.status.code(), err)
-    };
     for args in &commands {
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let (code, err) = run(args, writer.into());
-        assert_eq!(code, Some(141), "{args:?} into a closed pipe: {err}");
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let (code, err) = run(args, full.into());
-        assert_eq!(code, Some(1), "{args:?} onto /dev/full: {err}");
-        assert!(err.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {err}");
+        common::assert_closed_and_full_stdout(args, false);
     }
     // `fly` writes nothing to stdout: with no display it fails on the window
     // (exit 1), whatever stdout is, and never panics.
     for stdout in [Stdio::null(), std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap().into()] {
-        let (code, err) = run(&["fly", "--seconds", "1"], stdout);
+        let (code, err) = common::planet_with_stdout(&["fly", "--seconds", "1"], stdout);
         assert_eq!(code, Some(1), "fly with no display: {err}");
         assert!(err.contains("cannot open a window"), "{err}");
     }

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `planet args` with no display (unless `env` sets one) and the
 /// variables of `env`; fails the test on a panic message.
@@ -25,6 +25,40 @@ pub fn planet_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 /// Runs `planet args` (see [`planet_env`]).
 pub fn planet(args: &[&str]) -> Output {
     planet_env(args, &[])
+}
+
+/// Runs `planet args` with no display and stdout connected to `stdout` (a
+/// closed pipe, `/dev/full`): its exit code and stderr; fails on a panic.
+pub fn planet_with_stdout<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    args: &[S],
+    stdout: Stdio,
+) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_planet"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{args:?}: {stderr}");
+    (out.status.code(), stderr)
+}
+
+/// `planet args` into a closed pipe ends with exit 141 (saying nothing when
+/// `quiet`: the device probe may print its own lines) and onto `/dev/full`
+/// with exit 1 and the reason.
+pub fn assert_closed_and_full_stdout<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], quiet: bool) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let (code, stderr) = planet_with_stdout(args, writer.into());
+    assert_eq!(code, Some(141), "{args:?} into a closed pipe: {stderr}");
+    assert!(!quiet || !stderr.contains("error"), "{args:?} into a closed pipe is quiet: {stderr}");
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let (code, stderr) = planet_with_stdout(args, full.into());
+    assert_eq!(code, Some(1), "{args:?} onto /dev/full: {stderr}");
+    assert!(stderr.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {stderr}");
 }
 
 /// Bytes as text.

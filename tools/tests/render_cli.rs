@@ -107,35 +107,36 @@ fn capture_and_tour_never_panic_on_a_closed_or_full_stdout() {
     }
 }
 
-/// `capture` killed at 50 points of a run leaves the earlier picture or the
-/// complete new one (the same bytes: a capture is deterministic on one
-/// device), never a partial or empty file, and no temporary file beside it.
+/// `capture` and `tour` killed at 50 points of a run each leave the earlier
+/// output or the complete new one (the same bytes: captures are
+/// deterministic on one device), never a partial picture or a half-filled
+/// folder; a clean run leaves no temporary file. The tour is of a one-planet
+/// system, so that 50 runs stay short.
 #[test]
-fn a_killed_capture_never_destroys_the_earlier_picture() {
+fn killed_captures_and_tours_never_destroy_the_earlier_output() {
     let dir = scratch("kill");
-    let shot = dir.join("shot.png");
-    let args = ["capture", "--view", "planet=2,lat=1.9593,lon=100.9664,alt=3000,pitch=-60", "--size", "32x18", "--out"];
-    let mut args: Vec<&str> = args.to_vec();
-    args.push(shot.to_str().unwrap());
-    let start = Instant::now();
-    let out = planet(&args, &[]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let took = start.elapsed();
-    let good = std::fs::read(&shot).unwrap();
-    for i in 0..50u32 {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_planet"))
-            .args(&args)
-            .env_remove("DISPLAY")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
-        let _ = child.kill();
-        let _ = child.wait();
-        assert_eq!(std::fs::read(&shot).unwrap(), good, "killed after {i}/40 of a run: not the earlier picture");
-    }
-    // Killed runs may leave their temporary names; a clean run adds none.
+    let (shot, tour) = (dir.join("shot.png"), dir.join("tour"));
+    let system = dir.join("one-planet.json");
+    std::fs::write(&system, br#"{"seed": 5, "planet_count": 1}"#).unwrap();
+    let view = "planet=2,lat=1.9593,lon=100.9664,alt=3000,pitch=-60";
+    let capture: Vec<&str> = vec!["capture", "--view", view, "--size", "32x18", "--out", shot.to_str().unwrap()];
+    let tour_args: Vec<&str> =
+        vec!["tour", "--system", system.to_str().unwrap(), "--size", "16x16", "--out", tour.to_str().unwrap()];
+    // The output's state: its files' names and bytes (a tour's folder is swapped in whole).
+    let state = |path: &Path| -> Vec<(String, Vec<u8>)> {
+        if path.is_file() {
+            return vec![(String::new(), std::fs::read(path).unwrap())];
+        }
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    };
     let dot_names = || {
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -145,9 +146,29 @@ fn a_killed_capture_never_destroys_the_earlier_picture() {
         names.sort();
         names
     };
-    let before = dot_names();
-    assert!(planet(&args, &[]).status.success());
-    assert_eq!(dot_names(), before, "a clean run left a temporary file");
+    for (args, output) in [(&capture, &shot), (&tour_args, &tour)] {
+        let before = dot_names();
+        let start = Instant::now();
+        let out = planet(args, &[]);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let took = start.elapsed();
+        // Killed runs before this one may have left their temporary names; a clean run adds none.
+        assert_eq!(dot_names(), before, "{args:?}: a clean run left a temporary file");
+        let good = state(output);
+        for i in 0..50u32 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_planet"))
+                .args(args)
+                .env_remove("DISPLAY")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
+            let _ = child.kill();
+            let _ = child.wait();
+            assert!(state(output) == good, "{args:?} killed after {i}/40 of a run: not the earlier output");
+        }
+    }
 }
 
 #[test]

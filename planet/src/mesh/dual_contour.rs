@@ -885,15 +885,23 @@ fn emit(
         ring[count] = first + u32::from(comp);
         count += 1;
     }
-    if count < 3 {
-        return;
+    if let Some(target) = wound(out, &mut ring[..count], start_solid, core) {
+        triangle_or_quad(cells, &ring[..count], target);
     }
-    // Solid to air along +axis faces +axis: keep the order; otherwise reverse it.
+}
+
+/// The index list a ring of an edge's vertices goes to (the owned triangles,
+/// or the overlap strip), with the ring put in winding order: solid to air
+/// along +axis faces +axis, so the order is kept; otherwise reversed. None
+/// for a ring of fewer than three vertices (beside a cube corner).
+fn wound<'a>(out: &'a mut CubePart, ring: &mut [u32], start_solid: bool, core: bool) -> Option<&'a mut Vec<u32>> {
+    if ring.len() < 3 {
+        return None;
+    }
     if !start_solid {
-        ring[..count].reverse();
+        ring.reverse();
     }
-    let target = if core { &mut out.triangles } else { &mut out.overlap };
-    triangle_or_quad(cells, &ring[..count], target);
+    Some(if core { &mut out.triangles } else { &mut out.overlap })
 }
 
 /// A ring of three vertices as its triangle, of four as a quad split along
@@ -948,13 +956,7 @@ fn emit_with_arcs(cells: &Cells<'_>, out: &mut CubePart, axis: usize, here: isiz
             count += 1;
         }
     }
-    if count < 3 {
-        return;
-    }
-    if !start_solid {
-        ring[..count].reverse();
-    }
-    let target = if core { &mut out.triangles } else { &mut out.overlap };
+    let Some(target) = wound(out, &mut ring[..count], start_solid, core) else { return };
     let Some(arc) = first_arc else {
         triangle_or_quad(cells, &ring[..count], target);
         return;

@@ -80,15 +80,14 @@ fn apply_overrides(derived: &PlanetRecipe, o: &PlanetOverride, path: &str) -> Re
     if !errors.is_empty() {
         return Err(errors);
     }
-    let merged = value.clone();
-    serde_path_to_error::deserialize::<_, PlanetRecipe>(value).map_err(|e| {
+    serde_path_to_error::deserialize::<_, PlanetRecipe>(&value).map_err(|e| {
         let inner = e.path().to_string();
         let at = if inner == "." { path.to_owned() } else { format!("{path}.{inner}") };
         // A number of the wrong sign or size is told its field's real range,
         // not its type's ("expected u32").
         let mut c = Checker::recording();
         derived.validate(&mut c);
-        let given = json_pointer(&inner).and_then(|p| merged.pointer(&p).cloned());
+        let given = json_pointer(&inner).and_then(|p| value.pointer(&p).cloned());
         match (c.into_limits().get(&inner), given) {
             (Some(range), Some(v)) if v.is_number() => vec![RecipeError::value(at, v, range.clone())],
             _ => vec![RecipeError::field(at, e.into_inner().to_string())],

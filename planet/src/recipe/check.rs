@@ -50,10 +50,8 @@ impl Checker {
     }
 
     fn limit(&mut self, name: &str, range: impl FnOnce() -> String) {
-        if self.limits.is_some() {
-            let at = self.at(name);
-            let range = range();
-            self.limits.as_mut().map(|l| l.insert(at, range));
+        if let Some(limits) = &mut self.limits {
+            limits.insert(join_path(&self.path, name), range());
         }
     }
 

@@ -275,7 +275,11 @@ pub struct Loaded {
 /// invalid one, or a dump of another `GENERATOR_VERSION` without
 /// `allow_version_mismatch`, is invalid input (exit 2).
 pub fn load(dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure> {
-    let raw = read_dump(dir)?;
+    checked(read_dump(dir)?, dir, allow_version_mismatch)
+}
+
+/// A dump already read (`read_dump`) checked for replay, as [`load`] does.
+pub fn checked(raw: RawDump, dir: &Path, allow_version_mismatch: bool) -> Result<Loaded, Failure> {
     let m = &raw.manifest;
     let manifest_path = dir.join(MANIFEST_FILE);
     if m.generator_version != GENERATOR_VERSION && !allow_version_mismatch {

@@ -44,25 +44,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let out_dir = args.out.clone().unwrap_or_else(|| folder.join("inspect"));
     let mut text = String::new();
     let mut exports = Exports { dir: out_dir, index: args.index, scale: args.scale, written: Vec::new() };
-    if is_dir {
-        inspect_dump(&args.path, &mut text, &mut exports)?;
-    } else {
-        inspect_file(&args.path, &mut text, &mut exports)?;
+    // A dump folder is read once: summarised, then judged as replay would.
+    let raw = if is_dir { Some(read_dump(&args.path)?) } else { None };
+    match &raw {
+        Some(raw) => inspect_dump(raw, &args.path, &mut text, &mut exports)?,
+        None => inspect_file(&args.path, &mut text, &mut exports)?,
     }
     out!("{text}");
     for path in &exports.written {
         outln!("wrote {}", path.display());
     }
-    if is_dir { replay_verdict(&args.path) } else { Ok(()) }
+    raw.map_or(Ok(()), |raw| replay_verdict(raw, &args.path))
 }
 
 /// What `planet replay` would say of the dump, after the summary: nothing
 /// when it would replay it (a dump of another `GENERATOR_VERSION` included,
 /// which the summary notes), else its reasons, exit 2 (or 1 for a file that
 /// cannot be read), so that inspect never passes a dump replay refuses.
-fn replay_verdict(dir: &Path) -> Result<(), Failure> {
+fn replay_verdict(raw: super::dump::RawDump, dir: &Path) -> Result<(), Failure> {
     let reason = |m: String| format!("replay would refuse this dump:\n{m}");
-    match super::dump::load(dir, true) {
+    match super::dump::checked(raw, dir, true) {
         Ok(_) => Ok(()),
         Err(Failure::Invalid(m)) => Err(Failure::Invalid(reason(m))),
         Err(Failure::Failed(m)) => Err(Failure::Failed(reason(m))),
@@ -109,8 +110,12 @@ impl Exports {
 }
 
 /// A dump folder: the manifest, then every file's state and summary.
-fn inspect_dump(dir: &Path, text: &mut String, exports: &mut Exports) -> Result<(), Failure> {
-    let raw = read_dump(dir)?;
+fn inspect_dump(
+    raw: &super::dump::RawDump,
+    dir: &Path,
+    text: &mut String,
+    exports: &mut Exports,
+) -> Result<(), Failure> {
     let m = &raw.manifest;
     let _ = writeln!(text, "dump {}", dir.display());
     let version = if m.generator_version == GENERATOR_VERSION {
@@ -200,7 +205,8 @@ fn inspect_file(path: &Path, text: &mut String, exports: &mut Exports) -> Result
     let bytes = crate::load::bytes(path, crate::load::FileKind::AnyStageFile)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     if name == MANIFEST_FILE {
-        return inspect_dump(path.parent().unwrap_or(Path::new(".")), text, exports);
+        let dir = path.parent().unwrap_or(Path::new("."));
+        return inspect_dump(&read_dump(dir)?, dir, text, exports);
     }
     let stage = match Pipeline::standard().stages().iter().copied().find(|s| s.file() == name) {
         Some(s) => s,

@@ -614,31 +614,7 @@ fn killed_writers_never_destroy_the_earlier_output() {
         ),
     ];
     for (args, check) in checks {
-        // Killed runs before this one may have left their temporary names; a clean run adds none.
-        let dot_names = || entries(&dir).into_iter().filter(|n| n.starts_with('.')).collect::<Vec<_>>();
-        let before = dot_names();
-        let start = std::time::Instant::now();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        assert!(planet(&args).status.success(), "{args:?}");
-        let took = start.elapsed();
-        let good = check();
-        assert_eq!(dot_names(), before, "a clean run left a temporary file");
-        for i in 0..50u32 {
-            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_planet"))
-                .args(&args)
-                .stdout(std::process::Stdio::null())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
-            let _ = child.kill();
-            let _ = child.wait();
-            assert_eq!(
-                check(),
-                good,
-                "{args:?} killed after {i}/40 of a run: the output is not the earlier or the new one"
-            );
-        }
+        common::assert_kills_keep_the_output(args, &dir, check);
     }
     // Decided from the extension before any work: nothing is written, an earlier file is kept.
     std::fs::write(dir.join("map.jpg"), b"earlier").unwrap();

@@ -137,37 +137,8 @@ fn killed_captures_and_tours_never_destroy_the_earlier_output() {
         files.sort();
         files
     };
-    let dot_names = || {
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with('.'))
-            .collect();
-        names.sort();
-        names
-    };
     for (args, output) in [(&capture, &shot), (&tour_args, &tour)] {
-        let before = dot_names();
-        let start = Instant::now();
-        let out = planet(args, &[]);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-        let took = start.elapsed();
-        // Killed runs before this one may have left their temporary names; a clean run adds none.
-        assert_eq!(dot_names(), before, "{args:?}: a clean run left a temporary file");
-        let good = state(output);
-        for i in 0..50u32 {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_planet"))
-                .args(args)
-                .env_remove("DISPLAY")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
-            let _ = child.kill();
-            let _ = child.wait();
-            assert!(state(output) == good, "{args:?} killed after {i}/40 of a run: not the earlier output");
-        }
+        common::assert_kills_keep_the_output(args, &dir, || state(output));
     }
 }
 

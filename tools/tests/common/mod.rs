@@ -61,6 +61,49 @@ pub fn assert_closed_and_full_stdout<S: AsRef<std::ffi::OsStr> + std::fmt::Debug
     assert!(stderr.contains("error: cannot write to stdout: No space left on device"), "{args:?}: {stderr}");
 }
 
+/// Runs `planet args` once cleanly, then kills it at 50 points spread over
+/// such a run, and asserts after each kill that `state` (what the output
+/// folder or file holds) is what the clean run left: the earlier output or
+/// the complete new one, never a partial one. The clean run must add no
+/// temporary (dot) name to `dir`, the folder the output lies in; killed
+/// runs may leave theirs.
+pub fn assert_kills_keep_the_output<S: AsRef<std::ffi::OsStr> + std::fmt::Debug, T: PartialEq>(
+    args: &[S],
+    dir: &std::path::Path,
+    state: impl Fn() -> T,
+) {
+    let dot_names = || {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    };
+    let before = dot_names();
+    let start = std::time::Instant::now();
+    let (code, stderr) = planet_with_stdout(args, Stdio::null());
+    assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    let took = start.elapsed();
+    assert_eq!(dot_names(), before, "{args:?}: a clean run left a temporary file");
+    let good = state();
+    for i in 0..50u32 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_planet"))
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(took.mul_f64(f64::from(i) / 40.0));
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(state() == good, "{args:?} killed after {i}/40 of a run: the output is not the earlier or the new one");
+    }
+}
+
 /// Bytes as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -1,6 +1,5 @@
 //! Building a region: the pipeline's region stages (`planet::pipeline`:
-//! columns, voxels, polygonize, spherify, collider, navmesh; scatter joins
-//! later) run as one job through the pipeline's runner, which checks the
+//! columns, voxels, polygonize, spherify, collider, navmesh, scatter) run as one job through the pipeline's runner, which checks the
 //! job's cancellation token between stages. A region is ready (and so
 //! shown) only with its collider: the player never stands on ground that
 //! cannot hold it, and regions near the player, built first, get their
@@ -14,6 +13,7 @@ use parking_lot::Mutex;
 use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
 use planet::pipeline::{MAX_STAGES, Pipeline, RegionInput, Stage, StageTimes, stages};
+use planet::scatter::Scatter;
 use planet::terrain::{Terrain, VoxelGrid};
 use planet::{RegionKey, Signature};
 
@@ -30,6 +30,8 @@ pub struct BuiltRegion {
     pub collider: Option<Collider>,
     /// Its navigation polygons (`None` only from test doubles).
     pub navmesh: Option<NavMesh>,
+    /// Its trees, bushes, grass, rocks and crystals (`None` only from test doubles).
+    pub scatter: Option<Scatter>,
     /// Stage times, by position in the standard pipeline.
     pub times: StageTimes,
 }
@@ -44,6 +46,7 @@ impl BuiltRegion {
             + part(&self.mesh.water)
             + self.collider.as_ref().map_or(0, Collider::bytes)
             + self.navmesh.as_ref().map_or(0, NavMesh::bytes)
+            + self.scatter.as_ref().map_or(0, Scatter::bytes)
     }
 }
 
@@ -120,6 +123,7 @@ impl RegionBuilder for PlanetBuilder {
             mesh: chain.take_value(&stages::SPHERE_MESH)?,
             collider: Some(chain.take_value(&stages::COLLIDER)?),
             navmesh: Some(chain.take_value(&stages::NAVMESH)?),
+            scatter: Some(chain.take_value(&stages::SCATTER)?),
             times,
         })
     }

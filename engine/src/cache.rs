@@ -139,6 +139,7 @@ mod tests {
             voxels: Signature(0),
             collider: None,
             navmesh: None,
+            scatter: None,
             times: Default::default(),
         })
     }

@@ -40,6 +40,7 @@ impl RegionBuilder for FakeBuilder {
             voxels: Signature::of("fake region", &key),
             collider: None,
             navmesh: None,
+            scatter: None,
             times: planet::pipeline::StageTimes::default(),
         })
     }

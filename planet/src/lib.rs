@@ -35,6 +35,7 @@ pub mod pipeline;
 mod plan;
 pub mod proxy;
 pub mod recipe;
+pub mod scatter;
 mod signature;
 pub mod terrain;
 

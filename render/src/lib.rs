@@ -1,6 +1,6 @@
 //! Drawing (DESIGN.md, "Rendering"): the only crate that depends on wgpu.
 //! A device for a window or headless (Mesa's lavapipe without a GPU), the sky,
-//! terrain, water and proxy pipelines, uploads of ready regions with fades,
+//! terrain, water, proxy and scatter-object pipelines (models generated at load time), uploads of ready regions with fades,
 //! material textures generated from the recipe, and captures to PNG.
 //!
 //! ```no_run
@@ -19,6 +19,7 @@ mod capture;
 mod error;
 mod gpu;
 mod meshes;
+mod models;
 mod renderer;
 mod target;
 mod textures;

@@ -1,5 +1,6 @@
 //! Meshes on the GPU: each region's terrain, block and water parts uploaded
-//! as vertex and index buffers when the region is first shown, and freed when
+//! as vertex and index buffers, and its scattered objects as instances
+//! grouped by model type, when the region is first shown, and freed when
 //! it has faded out; each planet's proxy uploaded once. Fades are tracked
 //! here: a region that appears dissolves in over `FADE_S`, one that goes
 //! dissolves out over the same time with the complementary dither, so a LOD
@@ -10,6 +11,8 @@ use std::collections::BTreeMap;
 use glam::{DVec3, Vec3};
 use planet::RegionKey;
 use planet::mesh::{Indices, MeshPart, SphereMesh};
+use planet::recipe::ScatterKind;
+use planet::scatter::{Scatter, VARIANTS, kind_index};
 use wgpu::util::DeviceExt;
 
 /// Seconds a region or proxy takes to dissolve in or out.
@@ -76,6 +79,77 @@ impl GpuMesh {
     }
 }
 
+/// One scattered object as the objects shader reads it: 24 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct Instance {
+    /// Its base, relative to the region's origin.
+    pub base: [f32; 3],
+    /// Its turn about the local up, radians.
+    pub yaw: f32,
+    /// Its size, metres.
+    pub size: f32,
+    /// Its colour, linear RGBA8.
+    pub color: [u8; 4],
+}
+
+/// How far away a kind is still drawn, metres: past it its objects have thinned out.
+#[must_use]
+pub fn far_m(kind: ScatterKind) -> f32 {
+    match kind {
+        ScatterKind::Tree => 3_000.0,
+        ScatterKind::Bush => 300.0,
+        ScatterKind::Grass => 70.0,
+        ScatterKind::Rock => 500.0,
+        ScatterKind::Crystal => 600.0,
+    }
+}
+
+/// A region's scattered objects on the GPU, grouped by model type.
+#[derive(Debug)]
+pub struct GpuObjects {
+    /// The instances, type by type.
+    pub instances: wgpu::Buffer,
+    /// Per type (`kind_index * VARIANTS + variant`), its first instance and count.
+    pub types: Vec<(u32, u32)>,
+}
+
+impl GpuObjects {
+    /// Uploads a region's objects (None when it has none); adds their bytes to `uploaded`.
+    #[must_use]
+    pub fn upload(device: &wgpu::Device, scatter: &Scatter, uploaded: &mut u64) -> Option<Self> {
+        if scatter.objects.is_empty() {
+            return None;
+        }
+        let types = crate::models::TYPES;
+        let type_of = |o: &planet::scatter::ScatterObject| kind_index(o.kind) * VARIANTS as usize + o.variant as usize;
+        let mut counts = vec![0u32; types];
+        for o in &scatter.objects {
+            counts[type_of(o)] += 1;
+        }
+        let mut starts = vec![0u32; types];
+        for t in 1..types {
+            starts[t] = starts[t - 1] + counts[t - 1];
+        }
+        let mut fill = starts.clone();
+        let mut instances =
+            vec![Instance { base: [0.0; 3], yaw: 0.0, size: 0.0, color: [0; 4] }; scatter.objects.len()];
+        for o in &scatter.objects {
+            let t = type_of(o);
+            instances[fill[t] as usize] =
+                Instance { base: o.position.to_array(), yaw: o.yaw, size: o.size_m, color: o.color };
+            fill[t] += 1;
+        }
+        *uploaded += size_of_val(instances.as_slice()) as u64;
+        let instances = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("objects"),
+            contents: bytemuck::cast_slice(&instances),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        Some(Self { instances, types: starts.into_iter().zip(counts).collect() })
+    }
+}
+
 /// A region on the GPU.
 #[derive(Debug)]
 pub struct GpuRegion {
@@ -87,6 +161,8 @@ pub struct GpuRegion {
     pub blocks: Option<GpuMesh>,
     /// Sea surface.
     pub water: Option<GpuMesh>,
+    /// Scattered objects.
+    pub objects: Option<GpuObjects>,
     /// When it started to fade in.
     pub shown_at: f64,
     /// When it started to fade out, if it is leaving.
@@ -121,12 +197,12 @@ impl RegionStore {
     pub fn sync<'a>(
         &mut self,
         device: &wgpu::Device,
-        shown: impl Iterator<Item = (u32, &'a SphereMesh)>,
+        shown: impl Iterator<Item = (u32, &'a SphereMesh, Option<&'a Scatter>)>,
         now: f64,
     ) -> u64 {
         let before = self.uploaded_bytes;
         let mut present = std::collections::BTreeSet::new();
-        for (planet, mesh) in shown {
+        for (planet, mesh, scatter) in shown {
             let id = (planet, mesh.key);
             present.insert(id);
             match self.regions.get_mut(&id) {
@@ -143,6 +219,7 @@ impl RegionStore {
                         terrain: GpuMesh::upload(device, &mesh.terrain, true, "terrain", uploaded),
                         blocks: GpuMesh::upload(device, &mesh.blocks, true, "blocks", uploaded),
                         water: GpuMesh::upload(device, &mesh.water, false, "water", uploaded),
+                        objects: scatter.and_then(|s| GpuObjects::upload(device, s, uploaded)),
                         shown_at: now,
                         leaving_at: None,
                     };

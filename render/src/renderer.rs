@@ -18,7 +18,8 @@ use planet::mesh::Vertex;
 use wgpu::util::DeviceExt;
 
 use crate::gpu::Gpu;
-use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
+use crate::meshes::{GpuMesh, GpuProxy, Instance, RegionStore, far_m};
+use crate::models::{GpuModels, ModelVertex};
 use crate::textures::{MIP_LEVELS, MaterialSet, TEXTURE_SIZE};
 
 /// Planets the shaders hold at once.
@@ -122,6 +123,23 @@ pub struct FrameStats {
     pub uploaded_bytes: u64,
     /// Regions resident on the GPU.
     pub resident_regions: usize,
+    /// Scattered objects submitted (before the distance thinning).
+    pub objects: u64,
+    /// Instanced draws of scattered objects.
+    pub object_draws: u32,
+}
+
+/// One instanced draw of a region's objects of one model type.
+struct ObjectDraw<'a> {
+    planet: u32,
+    offset: DVec3,
+    local: DVec3,
+    fade: f32,
+    slot: DrawGpu,
+    instances: &'a wgpu::Buffer,
+    model: usize,
+    first: u32,
+    count: u32,
 }
 
 /// A depth buffer of one size.
@@ -173,6 +191,8 @@ pub struct Renderer {
     terrain: wgpu::RenderPipeline,
     terrain_fading: wgpu::RenderPipeline,
     water: wgpu::RenderPipeline,
+    objects: wgpu::RenderPipeline,
+    models: GpuModels,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
     first_layer: Vec<u32>,
@@ -266,6 +286,7 @@ impl Renderer {
         let sky_module = module("sky", include_str!("shaders/sky.wgsl"));
         let terrain_module = module("terrain", include_str!("shaders/terrain.wgsl"));
         let water_module = module("water", include_str!("shaders/water.wgsl"));
+        let objects_module = module("objects", include_str!("shaders/objects.wgsl"));
         let layout = |name: &str, groups: &[Option<&wgpu::BindGroupLayout>]| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(name),
@@ -276,6 +297,7 @@ impl Renderer {
         let sky_layout = layout("sky", &[Some(&frame_layout)]);
         let terrain_layout = layout("terrain", &[Some(&frame_layout), Some(&draw_layout), Some(&material_layout)]);
         let water_layout = layout("water", &[Some(&frame_layout), Some(&draw_layout), Some(&depth_layout)]);
+        let objects_layout = layout("objects", &[Some(&frame_layout), Some(&draw_layout)]);
 
         let vertex_attributes = wgpu::vertex_attr_array![
             0 => Float32x3, 1 => Snorm16x2, 2 => Snorm16x2, 3 => Uint32
@@ -291,6 +313,20 @@ impl Renderer {
             step_mode: wgpu::VertexStepMode::Vertex,
             attributes: &water_attributes,
         })];
+        let model_attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32];
+        let instance_attributes = wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32, 5 => Float32, 6 => Unorm8x4];
+        let objects_buffers = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<ModelVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &model_attributes,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<Instance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &instance_attributes,
+            }),
+        ];
         let depth = |write: bool, compare: wgpu::CompareFunction| {
             Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
@@ -373,6 +409,17 @@ impl Renderer {
             Some(wgpu::BlendState::ALPHA_BLENDING),
             &[],
         );
+        let objects = pipeline(
+            "objects",
+            &objects_layout,
+            &objects_module,
+            ("vs_objects", "fs_objects"),
+            &objects_buffers,
+            depth(true, wgpu::CompareFunction::GreaterEqual),
+            None,
+            &[],
+        );
+        let models = GpuModels::new(device);
 
         let mut uploaded = 0;
         let proxies = world
@@ -408,6 +455,8 @@ impl Renderer {
             terrain,
             terrain_fading,
             water,
+            objects,
+            models,
             regions: RegionStore::default(),
             proxies,
             first_layer: materials.first_layer,
@@ -451,7 +500,7 @@ impl Renderer {
         for (i, proxy) in self.proxies.iter_mut().enumerate() {
             proxy.set_shown(world.proxy_shown(i as u32), now);
         }
-        self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh)), now)
+        self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh, r.scatter.as_ref())), now)
     }
 
     /// Ends every fade at once (captures draw a settled world, not a moment
@@ -518,12 +567,21 @@ impl Renderer {
         let first_fading = draws.iter().position(|d| d.3 || fading(&d.2)).unwrap_or(draws.len());
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
+        let mut objects = object_draws(&self.regions, world, eye, &cull, now);
+        for o in &mut objects {
+            let far = o.slot.info[1];
+            o.slot = DrawGpu {
+                info: [o.planet as f32, far, 0.0, 0.0],
+                ..self.slot(o.planet, o.offset, o.local, o.fade, false)
+            };
+        }
 
-        if draws.len() > self.draw_capacity {
-            self.draw_capacity = draws.len().next_power_of_two();
+        let slot_count = draws.len() + objects.len();
+        if slot_count > self.draw_capacity {
+            self.draw_capacity = slot_count.next_power_of_two();
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
-        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).collect();
+        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(|o| o.slot)).collect();
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
         let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
@@ -583,6 +641,22 @@ impl Renderer {
                 pass.draw_indexed(0..mesh.count, 0, 0..1);
                 stats.draws += 1;
                 stats.triangles += u64::from(mesh.count / 3);
+            }
+            if !objects.is_empty() {
+                pass.set_pipeline(&self.objects);
+                pass.set_vertex_buffer(0, self.models.vertices.slice(..));
+                pass.set_index_buffer(self.models.indices.slice(..), wgpu::IndexFormat::Uint32);
+                for (i, o) in objects.iter().enumerate() {
+                    let slot = (draws.len() + i) as u64 * DRAW_SLOT;
+                    pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
+                    pass.set_vertex_buffer(1, o.instances.slice(..));
+                    let model = self.models.ranges[o.model];
+                    pass.draw_indexed(model.first..model.first + model.count, 0, o.first..o.first + o.count);
+                    stats.draws += 1;
+                    stats.object_draws += 1;
+                    stats.objects += u64::from(o.count);
+                    stats.triangles += u64::from(model.count / 3) * u64::from(o.count);
+                }
             }
         }
         if first_water < draws.len() {
@@ -679,6 +753,53 @@ impl Renderer {
             planets,
         }
     }
+}
+
+/// The instanced draws of every shown region's objects: one per model type
+/// a region holds, unless the region is beyond the type's far distance
+/// (their slots hold only the planet and the far distance so far).
+fn object_draws<'a>(
+    regions: &'a RegionStore,
+    world: &World,
+    eye: DVec3,
+    cull: &Camera,
+    now: f64,
+) -> Vec<ObjectDraw<'a>> {
+    let mut out = Vec::new();
+    for (&(planet, _), region) in &regions.regions {
+        let Some(objects) = &region.objects else { continue };
+        let origin = world.planets[planet as usize].position + region.origin;
+        // A region's objects stand within its terrain's bound (plus a tree's height).
+        let radius = region.terrain.as_ref().map_or(0.0, |m| f64::from(m.radius)) + 30.0;
+        if !cull.sees(origin, radius) {
+            continue;
+        }
+        let distance = (origin.distance(eye) - radius).max(0.0);
+        for (t, &(first, count)) in objects.types.iter().enumerate() {
+            let kind = planet::scatter::KINDS[t / planet::scatter::VARIANTS as usize];
+            if count == 0 || distance > f64::from(far_m(kind)) {
+                continue;
+            }
+            let slot = DrawGpu {
+                offset: [0.0; 4],
+                texture_origin: [0.0; 4],
+                info: [planet as f32, far_m(kind), 0.0, 0.0],
+                pad: [0.0; 52],
+            };
+            out.push(ObjectDraw {
+                planet,
+                offset: origin - eye,
+                local: region.origin,
+                fade: region.fade(now),
+                slot,
+                instances: &objects.instances,
+                model: t,
+                first,
+                count,
+            });
+        }
+    }
+    out
 }
 
 fn draw_slots(

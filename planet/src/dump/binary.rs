@@ -275,7 +275,7 @@ pub(crate) fn check_indices(part: &str, name: &str, indices: &[u32], vertices: u
 pub(super) struct Writer(pub Vec<u8>);
 
 impl Writer {
-    fn u8(&mut self, v: u8) {
+    pub fn u8(&mut self, v: u8) {
         self.0.push(v);
     }
     pub fn u16(&mut self, v: u16) {
@@ -311,7 +311,7 @@ impl Reader<'_> {
         self.at += N;
         out
     }
-    fn u8(&mut self) -> u8 {
+    pub fn u8(&mut self) -> u8 {
         self.take::<1>()[0]
     }
     fn u16(&mut self) -> u16 {

@@ -31,6 +31,7 @@
 pub mod binary;
 pub(crate) mod diff;
 pub(crate) mod physics;
+pub(crate) mod scatter;
 
 pub use binary::{Field, Header, Kind, Layout, Section, SectionHeader};
 

@@ -34,6 +34,7 @@ static STANDARD: LazyLock<Pipeline> = LazyLock::new(|| {
         &stages::SPHERE_MESH,
         &stages::COLLIDER,
         &stages::NAVMESH,
+        &stages::SCATTER,
     ])
     .unwrap_or_else(|e| unreachable!("the standard table is well formed: {e}"))
 });

@@ -181,6 +181,15 @@ impl Terrain {
         relief.coarse.elevation_m + relief.height_m
     }
 
+    /// The 2D surface's height above the base radius at `d` and the smooth
+    /// fields there, with octaves limited as for cells of `cell_m` metres: the
+    /// scatter habitat samples this on its own world-fixed lattice.
+    #[must_use]
+    pub fn surface_with(&self, d: Vec3, cell_m: f32) -> (f32, CoarseFields) {
+        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        (relief.coarse.elevation_m + relief.height_m, relief.coarse)
+    }
+
     /// The 2D surface at any direction, from the exact fields (no lattice): for
     /// maps, and for placing cell-owned features the same way at every LOD.
     #[must_use]

@@ -1,0 +1,111 @@
+//! Scatter: trees, bushes, grass, rocks and crystals, the last region stage
+//! before drawing. Every rule of the recipe lays its own grid of world cells
+//! over each cube face (`rules.rs`, `cells.rs`); a cell holds at most one
+//! candidate, whose existence is rolled against the habitat's density there
+//! (`habitat.rs`, a lattice that belongs to the face, not the region). A
+//! region keeps the candidates whose base lies in its footprint and seats
+//! each on its own mesh (`seat.rs`); trees, bushes and boulders bring
+//! children around them, seeded from their ids (`place.rs`).
+//!
+//! **Invariant (DESIGN.md 4):** an object is owned by its cell, never by a
+//! region: its id, place across the ground, size, turn, variant and tint
+//! are the same from every region and every LOD that holds it. Only its
+//! height (the ground it is seated on) depends on the LOD.
+
+mod cells;
+mod habitat;
+mod place;
+mod rules;
+mod seat;
+
+pub use cells::{Candidate, candidate, cells_over, scatter_seed};
+pub use habitat::{HABITAT_CELLS, Habitat};
+pub use place::{Refusals, cell_area_m2, place, scatter};
+pub use rules::{CHILD_MAX_LOD, Children, MAX_SCATTER_LOD, MIN_FACE_SCALE, Placement, VARIANTS};
+pub use seat::{NoSeat, Seat, Seater};
+
+use glam::{DVec3, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::RegionKey;
+use crate::recipe::ScatterKind;
+
+/// One placed object.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScatterObject {
+    /// Its id, unique on the planet (a hash of its rule and cell, or of its parent).
+    pub id: u64,
+    /// The recipe rule that placed it (a child's is its parent's).
+    pub rule: u8,
+    /// What it is.
+    pub kind: ScatterKind,
+    /// Which model of its kind, 0..VARIANTS.
+    pub variant: u8,
+    /// Whether a parent object brought it.
+    pub child: bool,
+    /// Its base, relative to the region's origin, metres.
+    pub position: Vec3,
+    /// Its turn about the local up, radians.
+    pub yaw: f32,
+    /// Its size (a tree's height, a rock's width), metres.
+    pub size_m: f32,
+    /// Its colour, linear RGB in 0..=255, and 255.
+    pub color: [u8; 4],
+}
+
+/// The objects a region holds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Scatter {
+    /// The region.
+    pub key: RegionKey,
+    /// Planet-local origin the positions are relative to (the sphere mesh's).
+    pub origin: DVec3,
+    /// The objects, rule by rule in cell order, each parent before its children.
+    pub objects: Vec<ScatterObject>,
+}
+
+impl Scatter {
+    /// A signature of every object (what golden tests pin).
+    #[must_use]
+    pub fn signature(&self) -> crate::Signature {
+        let mut bytes = Vec::with_capacity(24 + self.objects.len() * 36);
+        bytes.extend(self.origin.to_array().iter().flat_map(|x| x.to_bits().to_le_bytes()));
+        for o in &self.objects {
+            bytes.extend(o.id.to_le_bytes());
+            bytes.extend([o.rule, o.kind as u8, o.variant, u8::from(o.child)]);
+            for x in o.position.to_array().into_iter().chain([o.yaw, o.size_m]) {
+                bytes.extend(x.to_bits().to_le_bytes());
+            }
+            bytes.extend(o.color);
+        }
+        crate::Signature::of_bytes("scatter", &bytes)
+    }
+
+    /// Approximate memory held, bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.objects.capacity() * size_of::<ScatterObject>()
+    }
+}
+
+/// The kinds in the order the renderer numbers their models.
+pub const KINDS: [ScatterKind; 5] =
+    [ScatterKind::Tree, ScatterKind::Bush, ScatterKind::Grass, ScatterKind::Rock, ScatterKind::Crystal];
+
+/// A kind's position in [`KINDS`].
+#[must_use]
+pub fn kind_index(kind: ScatterKind) -> usize {
+    KINDS.iter().position(|&k| k == kind).unwrap_or(0)
+}
+
+/// A kind's name, as recipes spell it.
+#[must_use]
+pub fn kind_name(kind: ScatterKind) -> &'static str {
+    match kind {
+        ScatterKind::Tree => "tree",
+        ScatterKind::Bush => "bush",
+        ScatterKind::Grass => "grass",
+        ScatterKind::Rock => "rock",
+        ScatterKind::Crystal => "crystal",
+    }
+}

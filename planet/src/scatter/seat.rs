@@ -1,0 +1,191 @@
+//! Seating: the ground under an object, read from its region's own mesh in
+//! cube-face space, where "straight down" is a line of constant grid (x, y).
+//! Triangles (owned and the overlap strip) are bucketed by grid cell; an
+//! object stands on the topmost up-facing triangle over its (x, y), at the
+//! height the mesh has there, so it sits on exactly the ground that region
+//! draws. It is refused when any surface hangs over it (a cave ceiling, an
+//! overhang). Which region of a column seats an object is `place.rs`'s choice.
+
+use crate::geometry::{PlanetGrid, REGION_CELLS, RegionKey};
+use crate::mesh::{CubeMesh, CubeVertex};
+
+/// Bucket cells around the region's own (a margin for the overlap strip).
+const MARGIN: i32 = 1;
+const SIDE: i32 = REGION_CELLS + 2 * MARGIN;
+
+/// Where an object stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Seat {
+    /// Height of the ground above the base radius, metres.
+    pub height_m: f32,
+    /// The cosine of the ground's slope there (1 = flat).
+    pub flatness: f32,
+}
+
+/// Why an object has no seat in a region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoSeat {
+    /// No ground of this region's mesh under it.
+    NoGround,
+    /// The topmost ground is in another region of the column.
+    OtherLayer,
+    /// Something hangs over it.
+    Roofed,
+}
+
+/// A triangle in the grid frame: (x, y) in cells of the face, h in metres above the base radius.
+#[derive(Clone, Copy, Debug)]
+struct Flat {
+    corners: [[f32; 3]; 3],
+    /// Layer of each corner (cells above the shell floor).
+    layers: [f32; 3],
+
+    up: bool,
+}
+
+/// The triangles of a region's terrain, bucketed by grid cell.
+#[derive(Debug)]
+pub struct Seater {
+    key: RegionKey,
+    cell_m: f32,
+    origin_cell: [i32; 2],
+    triangles: Vec<Flat>,
+    /// Per bucket, the range of `members` holding its triangles.
+    starts: Vec<u32>,
+    members: Vec<u32>,
+}
+
+fn grid_corner(v: &CubeVertex, layer_m: f32) -> ([f32; 3], f32) {
+    let layer = v.cell[2] as f32 + v.local.z;
+    ([v.cell[0] as f32 + v.local.x, v.cell[1] as f32 + v.local.y, v.base_m + layer * layer_m], layer)
+}
+
+impl Seater {
+    /// The seater of a region's cube mesh.
+    #[must_use]
+    pub fn new(grid: &PlanetGrid, mesh: &CubeMesh) -> Self {
+        let key = mesh.key;
+        let layer_m = grid.layer_m(key.lod);
+        let cell_m = grid.cell_m(key.lod);
+        let origin_cell = [key.x as i32 * REGION_CELLS - MARGIN, key.y as i32 * REGION_CELLS - MARGIN];
+        let part = &mesh.terrain;
+        let mut triangles = Vec::with_capacity((part.triangles.len() + part.overlap.len()) / 3);
+        for tri in part.triangles.chunks_exact(3).chain(part.overlap.chunks_exact(3)) {
+            let vs =
+                [&part.vertices[tri[0] as usize], &part.vertices[tri[1] as usize], &part.vertices[tri[2] as usize]];
+            // Vertices in a neighbour face's frame are not in this grid.
+            if vs.iter().any(|v| v.face != key.face) {
+                continue;
+            }
+            let c = vs.map(|v| grid_corner(v, layer_m));
+            let normal_z: f32 = vs.iter().map(|v| v.face_normal.z).sum();
+            triangles.push(Flat { corners: c.map(|c| c.0), layers: c.map(|c| c.1), up: normal_z > 0.0 });
+        }
+        let bucket = |x: f32, y: f32| {
+            (
+                (x.floor() as i32 - origin_cell[0]).clamp(0, SIDE - 1),
+                (y.floor() as i32 - origin_cell[1]).clamp(0, SIDE - 1),
+            )
+        };
+        let mut counts = vec![0u32; (SIDE * SIDE) as usize + 1];
+        let spans: Vec<((i32, i32), (i32, i32))> = triangles
+            .iter()
+            .map(|t| {
+                let (lx, ly) = t.corners.iter().fold((f32::MAX, f32::MAX), |a, c| (a.0.min(c[0]), a.1.min(c[1])));
+                let (hx, hy) = t.corners.iter().fold((f32::MIN, f32::MIN), |a, c| (a.0.max(c[0]), a.1.max(c[1])));
+                (bucket(lx, ly), bucket(hx, hy))
+            })
+            .collect();
+        for &((x0, y0), (x1, y1)) in &spans {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    counts[(y * SIDE + x) as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let mut fill = counts.clone();
+        let mut members = vec![0u32; counts[counts.len() - 1] as usize];
+        for (t, &((x0, y0), (x1, y1))) in spans.iter().enumerate() {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let b = (y * SIDE + x) as usize;
+                    members[fill[b] as usize] = t as u32;
+                    fill[b] += 1;
+                }
+            }
+        }
+        Self { key, cell_m, origin_cell, triangles, starts: counts, members }
+    }
+
+    /// Whether the region has any ground to seat on.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    /// The ground under grid point (x, y) (cells of the region's face at its
+    /// LOD), for an object `height_m` tall.
+    pub fn seat(&self, x: f32, y: f32, height_m: f32) -> Result<Seat, NoSeat> {
+        let (bx, by) = (x.floor() as i32 - self.origin_cell[0], y.floor() as i32 - self.origin_cell[1]);
+        if !(0..SIDE).contains(&bx) || !(0..SIDE).contains(&by) {
+            return Err(NoSeat::NoGround);
+        }
+        let b = (by * SIDE + bx) as usize;
+        let mut top: Option<(f32, f32, u32)> = None; // height, layer, triangle
+        let mut hits = [0f32; 16];
+        let mut count = 0;
+        for &t in &self.members[self.starts[b] as usize..self.starts[b + 1] as usize] {
+            let tri = &self.triangles[t as usize];
+            let Some(w) = barycentric(&tri.corners, x, y) else { continue };
+            let h = w[0] * tri.corners[0][2] + w[1] * tri.corners[1][2] + w[2] * tri.corners[2][2];
+            if count < hits.len() {
+                hits[count] = h;
+                count += 1;
+            }
+            if tri.up && top.is_none_or(|(th, _, _)| h > th) {
+                let layer = w[0] * tri.layers[0] + w[1] * tri.layers[1] + w[2] * tri.layers[2];
+                top = Some((h, layer, t));
+            }
+        }
+        let (h, layer, t) = top.ok_or(NoSeat::NoGround)?;
+        // Ground beyond the region's window (it reaches two layers past its own).
+        let z0 = (self.key.z as i32 * REGION_CELLS) as f32;
+        if !(z0 - 2.0..z0 + REGION_CELLS as f32 + 2.0).contains(&layer) {
+            return Err(NoSeat::OtherLayer);
+        }
+        // Any surface above the topmost up-facing ground faces down: a cave's
+        // ceiling or an overhang, however high (no tree grows in a cave).
+        let _ = height_m;
+        if hits[..count].iter().any(|&o| o > h + 0.05) {
+            return Err(NoSeat::Roofed);
+        }
+        Ok(Seat { height_m: h, flatness: flatness(&self.triangles[t as usize].corners, self.cell_m) })
+    }
+}
+
+/// Barycentric weights of (x, y) in the triangle's (x, y) projection, if inside.
+fn barycentric(c: &[[f32; 3]; 3], x: f32, y: f32) -> Option<[f32; 3]> {
+    let (ax, ay, bx, by, cx, cy) = (c[0][0], c[0][1], c[1][0], c[1][1], c[2][0], c[2][1]);
+    let det = (by - cy) * (ax - cx) + (cx - bx) * (ay - cy);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let w0 = ((by - cy) * (x - cx) + (cx - bx) * (y - cy)) / det;
+    let w1 = ((cy - ay) * (x - cx) + (ax - cx) * (y - cy)) / det;
+    let w2 = 1.0 - w0 - w1;
+    const E: f32 = -1e-6;
+    (w0 >= E && w1 >= E && w2 >= E).then_some([w0, w1, w2])
+}
+
+/// How flat a triangle is (its corners in cells across and metres up, a
+/// cell `cell_m` wide): the vertical share of its unit normal, the cosine of its slope.
+fn flatness(c: &[[f32; 3]; 3], cell_m: f32) -> f32 {
+    let metres = |p: [f32; 3]| glam::Vec3::new(p[0] * cell_m, p[1] * cell_m, p[2]);
+    let e1 = metres(c[1]) - metres(c[0]);
+    let e2 = metres(c[2]) - metres(c[0]);
+    let n = e1.cross(e2);
+    (n.z.abs() / n.length()).min(1.0)
+}

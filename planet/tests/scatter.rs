@@ -1,0 +1,271 @@
+//! Scatter over many regions of the default and a seeded system, at LODs 0
+//! and 1, on face edges and corners: every object owned by one region, the
+//! same cells giving the same objects at two LODs, exact spacing, density as
+//! the rule asks, nothing under the sea, floating or buried.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use glam::Vec3;
+use planet::hash::{hash1, salt};
+use planet::mesh::CubeMesh;
+use planet::physics::Collider;
+use planet::pipeline::{Chain, Pipeline, RegionInput, stages};
+use planet::scatter::{
+    Habitat, Placement, Refusals, Scatter, ScatterObject, candidate, cell_area_m2, cells_over, place, scatter_seed,
+};
+use planet::terrain::{ColumnField, Terrain};
+use planet::{PlannedSystem, RegionKey};
+
+fn planets() -> Vec<Terrain> {
+    let mut all: Vec<Terrain> = PlannedSystem::default_system().planets.iter().map(Terrain::new).collect();
+    all.extend(PlannedSystem::from_json(r#"{ "seed": 7 }"#).unwrap().planets.iter().map(Terrain::new));
+    all
+}
+
+/// A region's chain up to its collider, and its scatter with the refusals.
+fn build(terrain: &Terrain, key: RegionKey) -> (Chain, Scatter, Refusals) {
+    let pipe = Pipeline::standard();
+    let upto = pipe.index(&stages::COLLIDER).unwrap();
+    let mut chain = Chain::default();
+    let list: Vec<usize> = pipe.region_stages().map(|(i, _)| i).filter(|&i| i <= upto).collect();
+    pipe.run(&RegionInput::of_terrain(terrain, key), &mut chain, list, &|| false, |_, _| {}).unwrap();
+    let mesh = chain.value::<CubeMesh>(&stages::CUBE_MESH).unwrap();
+    let columns = chain.value::<ColumnField>(&stages::COLUMNS).unwrap();
+    let origin = chain.value::<Collider>(&stages::COLLIDER).unwrap().origin;
+    let (s, r) = place(terrain, columns, mesh, origin);
+    (chain, s, r)
+}
+
+/// Every region of the column of `key`.
+fn column(terrain: &Terrain, key: RegionKey) -> Vec<(Chain, Scatter, Refusals)> {
+    (0..terrain.grid.regions_up(key.lod)).map(|z| build(terrain, RegionKey { z, ..key })).collect()
+}
+
+/// A pseudo-random column at `lod`: one in four on a face edge or corner.
+fn pick(terrain: &Terrain, lod: u8, i: u64) -> RegionKey {
+    let n = terrain.grid.regions_across(lod);
+    let h = |k: i64| hash1(0x5ca7, salt(b"pick"), i as i64 * 8 + k);
+    let at = |k: i64| (h(k) % u64::from(n)) as u32;
+    let (mut x, mut y) = (at(1), at(2));
+    match h(3) % 8 {
+        0 => x = 0,
+        1 => y = n - 1,
+        2 => (x, y) = (0, 0),
+        _ => {}
+    }
+    RegionKey { face: (h(4) % 6) as u8, lod, x, y, z: 0 }
+}
+
+/// Columns with ground on land: random picks, kept only where something grows.
+fn patches(count: usize) -> Vec<(usize, RegionKey)> {
+    let all = planets();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while out.len() < count && i < 40 * count as u64 {
+        let p = (hash1(9, salt(b"planet"), i as i64) % all.len() as u64) as usize;
+        let key = pick(&all[p], (i % 2) as u8, i);
+        i += 1;
+        if column(&all[p], key).iter().any(|(_, s, _)| !s.objects.is_empty()) {
+            out.push((p, key));
+        }
+    }
+    assert_eq!(out.len(), count, "too few columns with objects");
+    out
+}
+
+fn up(s: &Scatter, o: &ScatterObject) -> glam::DVec3 {
+    (s.origin + o.position.as_dvec3()).normalize()
+}
+
+#[test]
+fn every_object_is_owned_by_one_region_and_spaced_as_its_rule_says() {
+    let all = planets();
+    let mut objects = 0;
+    for (p, key) in patches(24) {
+        let t = &all[p];
+        let mut seen: BTreeMap<u64, RegionKey> = BTreeMap::new();
+        let mut parents: BTreeMap<u8, Vec<(glam::DVec3, u64)>> = BTreeMap::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let Some(k) = t.grid.neighbour(key, dx, dy, 0) else { continue };
+                for (_, s, _) in column(t, k) {
+                    for o in &s.objects {
+                        if let Some(other) = seen.insert(o.id, s.key) {
+                            panic!("planet {p}: object {:x} in {} and {other}", o.id, s.key);
+                        }
+                        if !o.child {
+                            parents.entry(o.rule).or_default().push((up(&s, o), o.id));
+                        }
+                    }
+                }
+            }
+        }
+        objects += seen.len();
+        for (rule, list) in parents {
+            let spacing = f64::from(t.recipe.scatter[rule as usize].min_spacing_m);
+            for (i, a) in list.iter().enumerate() {
+                for b in &list[i + 1..] {
+                    let metres = a.0.angle_between(b.0) * f64::from(t.grid.radius_m);
+                    assert!(metres >= spacing * 0.999, "planet {p} rule {rule}: {metres} m < {spacing} m");
+                }
+            }
+        }
+    }
+    assert!(objects > 5_000, "only {objects} objects over the patches");
+}
+
+#[test]
+fn the_same_cells_give_the_same_objects_at_lod_0_and_1() {
+    let all = planets();
+    let (mut both, mut one) = (0usize, 0usize);
+    for (p, key) in patches(24).into_iter().filter(|(_, k)| k.lod == 1) {
+        let t = &all[p];
+        let coarse: BTreeMap<u64, (Scatter, ScatterObject)> = column(t, key)
+            .into_iter()
+            .flat_map(|(_, s, _)| s.objects.iter().map(|o| (o.id, (s.clone(), *o))).collect::<Vec<_>>())
+            .collect();
+        let mut fine = BTreeMap::new();
+        for child in t.grid.children(key).into_iter().filter(|c| c.z == 0) {
+            for (_, s, _) in column(t, child) {
+                for o in &s.objects {
+                    fine.insert(o.id, (s.clone(), *o));
+                }
+            }
+        }
+        let ids: BTreeSet<u64> = coarse.keys().chain(fine.keys()).copied().collect();
+        for id in ids {
+            let (Some((sa, a)), Some((sb, b))) = (coarse.get(&id), fine.get(&id)) else {
+                one += 1;
+                continue;
+            };
+            both += 1;
+            let same = (a.rule, a.kind, a.variant, a.child, a.yaw.to_bits(), a.size_m.to_bits(), a.color)
+                == (b.rule, b.kind, b.variant, b.child, b.yaw.to_bits(), b.size_m.to_bits(), b.color);
+            assert!(same, "planet {p}: object {id:x} differs between LODs: {a:?} / {b:?}");
+            let apart = up(sa, a).angle_between(up(sb, b)) * f64::from(t.grid.radius_m);
+            assert!(apart < 0.01, "planet {p}: object {id:x} moved {apart} m across the ground between LODs");
+        }
+    }
+    let share = one as f64 / (both + one) as f64;
+    println!("{both} objects at both LODs, {one} at one only ({:.2}%)", share * 100.0);
+    assert!(both > 2_000, "only {both} objects compared");
+    assert!(share < 0.05, "{:.2}% of objects are at one LOD only", share * 100.0);
+}
+
+/// Realised counts against the chance each cell was given, rule by rule,
+/// over whole columns of flat ground (mean slope at most 12°; placed plus
+/// refused: every candidate that exists).
+#[test]
+fn realised_density_is_what_the_rules_and_the_habitat_ask() {
+    let all = planets();
+    let mut expected: BTreeMap<(usize, u8), f64> = BTreeMap::new();
+    let mut realised: BTreeMap<(usize, u8), f64> = BTreeMap::new();
+    let (mut placed, mut refused) = (0u32, 0u32);
+    let mut flat = 0;
+    for i in 0..6_000u64 {
+        let p = (hash1(11, salt(b"planet"), i as i64) % all.len() as u64) as usize;
+        let t = &all[p];
+        let key = pick(t, 0, i + 1_000_000);
+        let columns = t.columns(key);
+        let n = columns.columns.len() as f32;
+        let mean_slope = columns.columns.iter().map(|c| c.slope_deg).sum::<f32>() / n;
+        let sea = if t.recipe.sea.enabled { t.recipe.sea.level_m } else { f32::MIN };
+        let growing = |c: &planet::terrain::Column| t.recipe.biomes[c.biome as usize].scatter_density >= 0.5;
+        if mean_slope > 12.0 || columns.columns.iter().any(|c| c.surface_m() < sea + 2.0 || !growing(c)) {
+            continue;
+        }
+        flat += 1;
+        if flat > 60 {
+            break;
+        }
+        let regions = column(t, key);
+        let placements = Placement::all(&t.recipe);
+        let n = t.grid.cells_across(0) as f32;
+        let to_uv = |x: u32| 2.0 * (x as i32 * 32) as f32 / n - 1.0;
+        let (lo, hi) = ([to_uv(key.x), to_uv(key.y)], [to_uv(key.x + 1), to_uv(key.y + 1)]);
+        let pad = |a: [f32; 2], d: f32| [a[0] + d, a[1] + d];
+        let habitat = Habitat::new(t, &placements, key.face(), pad(lo, -0.01), pad(hi, 0.01));
+        for (index, rule) in placements.iter().enumerate() {
+            let (first, last) = cells_over(rule, lo, hi);
+            for j in first[1]..last[1] {
+                for i in first[0]..last[0] {
+                    let Some(c) = candidate(scatter_seed(t.seed), rule, key.face(), i, j) else { continue };
+                    let inside = |x: f32, a: f32, b: f32| x >= a && (x < b || (b >= 1.0 && x <= 1.0));
+                    if inside(c.u, lo[0], hi[0]) && inside(c.v, lo[1], hi[1]) {
+                        let chance =
+                            rule.per_m2 * habitat.factor(index, c.u, c.v) * cell_area_m2(rule, i, j, t.grid.radius_m);
+                        *expected.entry((p, rule.rule)).or_default() += f64::from(chance.min(1.0));
+                    }
+                }
+            }
+        }
+        for (_, s, r) in regions {
+            let parents: Vec<&ScatterObject> = s.objects.iter().filter(|o| !o.child).collect();
+            placed += parents.len() as u32;
+            refused += r.parents();
+            for o in parents {
+                *realised.entry((p, o.rule)).or_default() += 1.0;
+            }
+            for (rule, &n) in r.parents_by_rule.iter().enumerate().filter(|(_, n)| **n > 0) {
+                *realised.entry((p, rule as u8)).or_default() += f64::from(n);
+            }
+        }
+    }
+    println!("{flat} flat columns");
+    let refused_share = f64::from(refused) / f64::from(placed + refused).max(1.0);
+    println!("{placed} parents placed, {refused} refused ({:.2}%)", refused_share * 100.0);
+    assert!(refused_share < 0.1, "{:.1}% of parents refused", refused_share * 100.0);
+    let mut checked = 0;
+    for (k, &want) in &expected {
+        let got = realised.get(k).copied().unwrap_or(0.0);
+        println!("planet {} rule {}: {got:.0} objects, {want:.1} expected", k.0, k.1);
+        if want < 400.0 {
+            continue;
+        }
+        checked += 1;
+        assert!((got - want).abs() <= 0.1 * want, "planet {} rule {}: {got:.0} objects, {want:.1} expected", k.0, k.1);
+    }
+    let (got, want): (f64, f64) = (realised.values().sum(), expected.values().sum());
+    assert!((got - want).abs() <= 0.05 * want, "in all: {got:.0} objects, {want:.0} expected");
+    assert!(checked >= 3, "too few rules with enough objects to judge ({checked})");
+}
+
+#[test]
+fn objects_stand_on_the_ground_above_the_sea() {
+    let all = planets();
+    let mut gaps = Vec::new();
+    let mut depths = Vec::new();
+    for (p, key) in patches(16) {
+        let t = &all[p];
+        for (chain, s, _) in column(t, key) {
+            let collider = chain.value::<Collider>(&stages::COLLIDER).unwrap();
+            for o in &s.objects {
+                let up = up(&s, o).as_vec3();
+                let height = (s.origin + o.position.as_dvec3()).length() as f32 - t.grid.radius_m;
+                if t.recipe.sea.enabled {
+                    assert!(height > t.recipe.sea.level_m, "planet {p}: object {:x} under the sea", o.id);
+                }
+                let from: Vec3 = o.position + up * 2.0;
+                let gap = collider.cast_ray(from, -up, 4.0).map_or(f32::MAX, |h| (h.distance - 2.0).abs());
+                gaps.push(gap);
+                depths.push(t.surface_with(up, 4.0).0 - height);
+            }
+        }
+    }
+    gaps.sort_by(f32::total_cmp);
+    depths.sort_by(f32::total_cmp);
+    let q = |f: f64| depths[((depths.len() - 1) as f64 * f) as usize];
+    println!(
+        "nominal - seat: p0.1 {} p1 {} p50 {} p99 {} p99.9 {} max {}",
+        q(0.001),
+        q(0.01),
+        q(0.5),
+        q(0.99),
+        q(0.999),
+        q(1.0)
+    );
+    let p99 = gaps[gaps.len() * 99 / 100];
+    println!("{} objects, base-to-ground gap p50 {} m, p99 {p99} m", gaps.len(), gaps[gaps.len() / 2]);
+    assert!(gaps.len() > 2_000);
+    assert!(p99 <= 0.1, "p99 gap {p99} m");
+}

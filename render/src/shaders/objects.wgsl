@@ -1,0 +1,89 @@
+// Scattered objects: one instanced draw per model type per region. Each
+// instance stands on its base, up along the planet's radius there, turned
+// by its yaw and scaled by its size; lit like the terrain (sun, sky,
+// haze). Instances fade with the region's dither, and thin out towards
+// their type's far distance (grass first), each at its own dither level.
+
+struct Draw {
+    // xyz: region origin relative to the camera, m; w: the region's fade.
+    offset: vec4<f32>,
+    // unused here.
+    texture_origin: vec4<f32>,
+    // x: planet index; y: the type's far distance, m.
+    info: vec4<f32>,
+};
+
+@group(1) @binding(0) var<uniform> draw: Draw;
+
+struct VsIn {
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) tint: f32,
+    @location(3) base: vec3<f32>,
+    @location(4) yaw: f32,
+    @location(5) size: f32,
+    @location(6) color: vec4<f32>,
+};
+
+struct VsOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) relative: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) albedo: vec3<f32>,
+    // The instance's own fade: 1 near, 0 at the far distance.
+    @location(3) @interpolate(flat) fade: f32,
+    @location(4) @interpolate(flat) threshold: f32,
+};
+
+@vertex
+fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
+    let planet = frame.planets[u32(draw.info.x)];
+    let base = draw.offset.xyz + in.base;
+    let up = normalize(base - planet.centre.xyz);
+    var side = cross(up, vec3<f32>(0.0, 1.0, 0.0));
+    if dot(side, side) < 1e-6 {
+        side = cross(up, vec3<f32>(1.0, 0.0, 0.0));
+    }
+    side = normalize(side);
+    let forward = cross(side, up);
+    let c = cos(in.yaw);
+    let s = sin(in.yaw);
+    let x = side * c + forward * s;
+    let z = forward * c - side * s;
+    let p = base + (x * in.position.x + up * in.position.y + z * in.position.z) * in.size;
+    var out: VsOut;
+    out.clip = frame.view_proj * vec4<f32>(p, 1.0);
+    out.relative = p;
+    out.normal = x * in.normal.x + up * in.normal.y + z * in.normal.z;
+    let trunk = vec3<f32>(0.18, 0.12, 0.07);
+    out.albedo = mix(trunk, in.color.rgb, in.tint);
+    let far = draw.info.y;
+    out.fade = 1.0 - smoothstep(far * 0.6, far, length(base));
+    // Each instance its own threshold, so a thinning patch loses whole objects.
+    out.threshold = fract(f32(instance) * 0.618034 + in.yaw * 0.1591549);
+    return out;
+}
+
+@fragment
+fn fs_objects(in: VsOut) -> @location(0) vec4<f32> {
+    let fade = draw.offset.w;
+    let dither = bayer(in.clip.xy);
+    if (fade >= 0.0 && dither >= fade) || (fade < 0.0 && dither < -fade) || in.threshold >= in.fade {
+        discard;
+    }
+    let planet = frame.planets[u32(draw.info.x)];
+    let n = normalize(in.normal);
+    let up = normalize(in.relative - planet.centre.xyz);
+    let sun = planet.sun.xyz;
+    // Both sides lit alike: blades and thin crowns are seen from behind.
+    let face = n * sign(dot(n, -in.relative) + 1e-6);
+    let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
+    let daylight = smoothstep(-0.25, 0.3, dot(up, sun));
+    let sky = planet.atmosphere.rgb * (0.08 + 0.3 * planet.atmosphere.a) * daylight + vec3<f32>(0.015);
+    let ambient = sky * (0.6 + 0.4 * dot(face, up));
+    var c = in.albedo * (frame.sun_color.rgb * direct + ambient);
+    let distance = length(in.relative);
+    let s = atmosphere(planet, in.relative / distance, distance, GROUND_HAZE);
+    c = c * s.transmittance + s.inscatter;
+    return vec4<f32>(tonemap(c), 1.0);
+}

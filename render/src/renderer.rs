@@ -135,7 +135,8 @@ struct ObjectDraw<'a> {
     offset: DVec3,
     local: DVec3,
     fade: f32,
-    slot: DrawGpu,
+    /// The type's far distance, m (the shader thins objects out towards it).
+    far_m: f32,
     instances: &'a wgpu::Buffer,
     model: usize,
     first: u32,
@@ -567,21 +568,18 @@ impl Renderer {
         let first_fading = draws.iter().position(|d| d.3 || fading(&d.2)).unwrap_or(draws.len());
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
-        let mut objects = object_draws(&self.regions, world, eye, &cull, now);
-        for o in &mut objects {
-            let far = o.slot.info[1];
-            o.slot = DrawGpu {
-                info: [o.planet as f32, far, 0.0, 0.0],
-                ..self.slot(o.planet, o.offset, o.local, o.fade, false)
-            };
-        }
+        let objects = object_draws(&self.regions, world, eye, &cull, now);
 
         let slot_count = draws.len() + objects.len();
         if slot_count > self.draw_capacity {
             self.draw_capacity = slot_count.next_power_of_two();
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
-        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(|o| o.slot)).collect();
+        let object_slot = |o: &ObjectDraw<'_>| DrawGpu {
+            info: [o.planet as f32, o.far_m, 0.0, 0.0],
+            ..self.slot(o.planet, o.offset, o.local, o.fade, false)
+        };
+        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
         let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
@@ -757,7 +755,7 @@ impl Renderer {
 
 /// The instanced draws of every shown region's objects: one per model type
 /// a region holds, unless the region is beyond the type's far distance
-/// (their slots hold only the planet and the far distance so far).
+/// (their uniform slots are made from these when the frame's slots are written).
 fn object_draws<'a>(
     regions: &'a RegionStore,
     world: &World,
@@ -780,18 +778,12 @@ fn object_draws<'a>(
             if count == 0 || distance > f64::from(far_m(kind)) {
                 continue;
             }
-            let slot = DrawGpu {
-                offset: [0.0; 4],
-                texture_origin: [0.0; 4],
-                info: [planet as f32, far_m(kind), 0.0, 0.0],
-                pad: [0.0; 52],
-            };
             out.push(ObjectDraw {
                 planet,
                 offset: origin - eye,
                 local: region.origin,
                 fade: region.fade(now),
-                slot,
+                far_m: far_m(kind),
                 instances: &objects.instances,
                 model: t,
                 first,

@@ -72,7 +72,7 @@ impl Scatter {
         bytes.extend(self.origin.to_array().iter().flat_map(|x| x.to_bits().to_le_bytes()));
         for o in &self.objects {
             bytes.extend(o.id.to_le_bytes());
-            bytes.extend([o.rule, o.kind as u8, o.variant, u8::from(o.child)]);
+            bytes.extend([o.rule, kind_index(o.kind) as u8, o.variant, u8::from(o.child)]);
             for x in o.position.to_array().into_iter().chain([o.yaw, o.size_m]) {
                 bytes.extend(x.to_bits().to_le_bytes());
             }
@@ -92,10 +92,10 @@ impl Scatter {
 pub const KINDS: [ScatterKind; 5] =
     [ScatterKind::Tree, ScatterKind::Bush, ScatterKind::Grass, ScatterKind::Rock, ScatterKind::Crystal];
 
-/// A kind's position in [`KINDS`].
+/// A kind's position in [`KINDS`] (its declaration order, as `KINDS` lists them).
 #[must_use]
 pub fn kind_index(kind: ScatterKind) -> usize {
-    KINDS.iter().position(|&k| k == kind).unwrap_or(0)
+    kind as usize
 }
 
 /// A kind's name, as recipes spell it.

@@ -16,7 +16,6 @@ use super::habitat::Habitat;
 use super::rules::{CHILD_MAX_LOD, Children, MIN_FACE_SCALE, Placement, VARIANTS};
 use super::seat::{NoSeat, Seater};
 use super::{Scatter, ScatterObject};
-use crate::Face;
 use crate::RegionKey;
 use crate::geometry::{MARGIN, REGION_CELLS, direction};
 use crate::hash::{hash1, salt};
@@ -77,7 +76,6 @@ struct Region<'a> {
     mesh: &'a CubeMesh,
     /// Built on the first object to seat (most regions of a column seat none).
     seater: Option<Seater>,
-    face: Face,
     lo: [f32; 2],
     hi: [f32; 2],
     cells_across: f32,
@@ -127,10 +125,10 @@ impl Region<'_> {
         inside(u, self.lo[0], self.hi[0]) && inside(v, self.lo[1], self.hi[1])
     }
 
-    /// Seats an object `size_m` tall at (u, v), or counts why not.
-    fn seat(&mut self, habitat: &Habitat, u: f32, v: f32, size_m: f32, rule: u8, child: bool) -> Option<Vec3> {
+    /// Seats an object of rule `rule` at (u, v), or counts why not.
+    fn seat(&mut self, habitat: &Habitat, u: f32, v: f32, rule: u8, child: bool) -> Option<Vec3> {
         let before = self.refusals;
-        let seated = self.try_seat(habitat, u, v, size_m);
+        let seated = self.try_seat(habitat, u, v);
         if seated.is_none() {
             if child {
                 // Children are counted apart, whatever the reason.
@@ -142,11 +140,11 @@ impl Region<'_> {
         seated
     }
 
-    fn try_seat(&mut self, habitat: &Habitat, u: f32, v: f32, size_m: f32) -> Option<Vec3> {
+    fn try_seat(&mut self, habitat: &Habitat, u: f32, v: f32) -> Option<Vec3> {
         let to_grid = |t: f32| (t + 1.0) * 0.5 * self.cells_across;
         let (terrain, mesh) = (self.terrain, self.mesh);
         let seater = self.seater.get_or_insert_with(|| Seater::new(&terrain.grid, mesh));
-        let seat = match seater.seat(to_grid(u), to_grid(v), size_m) {
+        let seat = match seater.seat(to_grid(u), to_grid(v)) {
             Ok(seat) => seat,
             Err(why) => {
                 match why {
@@ -166,7 +164,7 @@ impl Region<'_> {
             return None;
         }
         let radius = self.terrain.grid.radius_m + seat.height_m;
-        let at = (direction(self.face, u, v) * radius).as_dvec3();
+        let at = (direction(self.key.face(), u, v) * radius).as_dvec3();
         Some((at - self.origin).as_vec3())
     }
 }
@@ -203,7 +201,8 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
     let mut out = Scatter { key, origin, objects: Vec::new() };
     let placements: Vec<Placement> = Placement::all(&terrain.recipe)
         .into_iter()
-        .filter(|p| lod <= p.max_lod || (lod <= CHILD_MAX_LOD && p.children().is_some()))
+        // Every rule reaches CHILD_MAX_LOD (`Placement::of`), so none is kept for its children alone.
+        .filter(|p| lod <= p.max_lod)
         .collect();
     if placements.is_empty() || mesh.terrain.triangles.is_empty() {
         return (out, Refusals::default());
@@ -230,7 +229,6 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
         columns,
         mesh,
         seater: None,
-        face: key.face(),
         lo,
         hi,
         cells_across: n as f32,
@@ -265,7 +263,7 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
                 let size_m = size_between(p.size_m, c.roll(roll::SIZE));
                 if lod <= p.max_lod
                     && region.holds(c.u, c.v)
-                    && let Some(position) = region.seat(&habitat, c.u, c.v, size_m, p.rule, false)
+                    && let Some(position) = region.seat(&habitat, c.u, c.v, p.rule, false)
                 {
                     out.objects.push(object(&c, p.rule, p.kind, false, position, size_m, rule.color, 1.0));
                 }
@@ -339,7 +337,7 @@ fn children(
         }
         let child = Candidate { id, u, v };
         let child_size = size_between(ch.size_m, child.roll(roll::SIZE));
-        if let Some(position) = region.seat(habitat, u, v, child_size, p.rule, true) {
+        if let Some(position) = region.seat(habitat, u, v, p.rule, true) {
             let shade = match ch.kind {
                 ScatterKind::Rock => 0.85,
                 ScatterKind::Grass => 1.15,

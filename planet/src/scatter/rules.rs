@@ -59,7 +59,9 @@ impl Placement {
         let metres_per_unit = MIN_FACE_SCALE * radius_m * core::f32::consts::FRAC_PI_4;
         let cell_units = rule.min_spacing_m / (1.0 - jitter) / metres_per_unit;
         let cells = ((2.0 / cell_units) as i32).max(1);
-        let max_lod = (libm::log2f(2.0 * rule.size_m[1]).floor() as i32).clamp(1, i32::from(MAX_SCATTER_LOD)) as u8;
+        // Never coarser than CHILD_MAX_LOD: a rule's children need its cells there.
+        let max_lod = (libm::log2f(2.0 * rule.size_m[1]).floor() as i32)
+            .clamp(i32::from(CHILD_MAX_LOD), i32::from(MAX_SCATTER_LOD)) as u8;
         Self {
             rule: index as u8,
             kind: rule.kind,

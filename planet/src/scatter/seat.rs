@@ -18,8 +18,6 @@ const SIDE: i32 = REGION_CELLS + 2 * MARGIN;
 pub struct Seat {
     /// Height of the ground above the base radius, metres.
     pub height_m: f32,
-    /// The cosine of the ground's slope there (1 = flat).
-    pub flatness: f32,
 }
 
 /// Why an object has no seat in a region.
@@ -47,7 +45,6 @@ struct Flat {
 #[derive(Debug)]
 pub struct Seater {
     key: RegionKey,
-    cell_m: f32,
     origin_cell: [i32; 2],
     triangles: Vec<Flat>,
     /// Per bucket, the range of `members` holding its triangles.
@@ -66,7 +63,6 @@ impl Seater {
     pub fn new(grid: &PlanetGrid, mesh: &CubeMesh) -> Self {
         let key = mesh.key;
         let layer_m = grid.layer_m(key.lod);
-        let cell_m = grid.cell_m(key.lod);
         let origin_cell = [key.x as i32 * REGION_CELLS - MARGIN, key.y as i32 * REGION_CELLS - MARGIN];
         let part = &mesh.terrain;
         let mut triangles = Vec::with_capacity((part.triangles.len() + part.overlap.len()) / 3);
@@ -117,24 +113,17 @@ impl Seater {
                 }
             }
         }
-        Self { key, cell_m, origin_cell, triangles, starts: counts, members }
+        Self { key, origin_cell, triangles, starts: counts, members }
     }
 
-    /// Whether the region has any ground to seat on.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.triangles.is_empty()
-    }
-
-    /// The ground under grid point (x, y) (cells of the region's face at its
-    /// LOD), for an object `height_m` tall.
-    pub fn seat(&self, x: f32, y: f32, height_m: f32) -> Result<Seat, NoSeat> {
+    /// The ground under grid point (x, y) (cells of the region's face at its LOD).
+    pub fn seat(&self, x: f32, y: f32) -> Result<Seat, NoSeat> {
         let (bx, by) = (x.floor() as i32 - self.origin_cell[0], y.floor() as i32 - self.origin_cell[1]);
         if !(0..SIDE).contains(&bx) || !(0..SIDE).contains(&by) {
             return Err(NoSeat::NoGround);
         }
         let b = (by * SIDE + bx) as usize;
-        let mut top: Option<(f32, f32, u32)> = None; // height, layer, triangle
+        let mut top: Option<(f32, f32)> = None; // height, layer
         let mut hits = [0f32; 16];
         let mut count = 0;
         for &t in &self.members[self.starts[b] as usize..self.starts[b + 1] as usize] {
@@ -145,12 +134,12 @@ impl Seater {
                 hits[count] = h;
                 count += 1;
             }
-            if tri.up && top.is_none_or(|(th, _, _)| h > th) {
+            if tri.up && top.is_none_or(|(th, _)| h > th) {
                 let layer = w[0] * tri.layers[0] + w[1] * tri.layers[1] + w[2] * tri.layers[2];
-                top = Some((h, layer, t));
+                top = Some((h, layer));
             }
         }
-        let (h, layer, t) = top.ok_or(NoSeat::NoGround)?;
+        let (h, layer) = top.ok_or(NoSeat::NoGround)?;
         // Ground beyond the region's window (it reaches two layers past its own).
         let z0 = (self.key.z as i32 * REGION_CELLS) as f32;
         if !(z0 - 2.0..z0 + REGION_CELLS as f32 + 2.0).contains(&layer) {
@@ -158,11 +147,10 @@ impl Seater {
         }
         // Any surface above the topmost up-facing ground faces down: a cave's
         // ceiling or an overhang, however high (no tree grows in a cave).
-        let _ = height_m;
         if hits[..count].iter().any(|&o| o > h + 0.05) {
             return Err(NoSeat::Roofed);
         }
-        Ok(Seat { height_m: h, flatness: flatness(&self.triangles[t as usize].corners, self.cell_m) })
+        Ok(Seat { height_m: h })
     }
 }
 
@@ -178,14 +166,4 @@ fn barycentric(c: &[[f32; 3]; 3], x: f32, y: f32) -> Option<[f32; 3]> {
     let w2 = 1.0 - w0 - w1;
     const E: f32 = -1e-6;
     (w0 >= E && w1 >= E && w2 >= E).then_some([w0, w1, w2])
-}
-
-/// How flat a triangle is (its corners in cells across and metres up, a
-/// cell `cell_m` wide): the vertical share of its unit normal, the cosine of its slope.
-fn flatness(c: &[[f32; 3]; 3], cell_m: f32) -> f32 {
-    let metres = |p: [f32; 3]| glam::Vec3::new(p[0] * cell_m, p[1] * cell_m, p[2]);
-    let e1 = metres(c[1]) - metres(c[0]);
-    let e2 = metres(c[2]) - metres(c[0]);
-    let n = e1.cross(e2);
-    (n.z.abs() / n.length()).min(1.0)
 }

@@ -19,7 +19,7 @@ mod capture;
 mod error;
 mod gpu;
 mod meshes;
-mod models;
+pub mod models;
 mod renderer;
 mod target;
 mod textures;

@@ -12,7 +12,7 @@ use glam::{DVec3, Vec3};
 use planet::RegionKey;
 use planet::mesh::{Indices, MeshPart, SphereMesh};
 use planet::recipe::ScatterKind;
-use planet::scatter::{Scatter, VARIANTS, kind_index};
+use planet::scatter::Scatter;
 use wgpu::util::DeviceExt;
 
 /// Seconds a region or proxy takes to dissolve in or out.
@@ -122,7 +122,7 @@ impl GpuObjects {
             return None;
         }
         let types = crate::models::TYPES;
-        let type_of = |o: &planet::scatter::ScatterObject| kind_index(o.kind) * VARIANTS as usize + o.variant as usize;
+        let type_of = crate::models::type_of;
         let mut counts = vec![0u32; types];
         for o in &scatter.objects {
             counts[type_of(o)] += 1;

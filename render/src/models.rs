@@ -47,6 +47,16 @@ pub struct ModelSet {
 /// Model types: kinds times variants.
 pub const TYPES: usize = KINDS.len() * VARIANTS as usize;
 
+/// The colour of a vertex with `tint` 0 (trunks, stems), linear RGB; the
+/// objects shader mixes it with the instance's colour by the tint.
+pub const TRUNK_COLOR: [f32; 3] = [0.18, 0.12, 0.07];
+
+/// The model type of an object: `kind_index * VARIANTS + variant`.
+#[must_use]
+pub fn type_of(object: &planet::scatter::ScatterObject) -> usize {
+    planet::scatter::kind_index(object.kind) * VARIANTS as usize + usize::from(object.variant)
+}
+
 struct Builder<'a> {
     set: &'a mut ModelSet,
 }

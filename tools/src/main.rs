@@ -49,6 +49,8 @@ enum Command {
     Map(commands::map::Args),
     /// Export a region's meshes (and optionally its neighbours') as OBJ or PLY, with an optional PNG preview.
     Mesh(commands::mesh::Args),
+    /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
+    Scatter(commands::scatter::Args),
     /// Stream a planet around a camera on a scripted path, headless; print a summary against the targets.
     Stream(commands::stream::Args),
     /// Dump every generator stage's output for one region into a folder, with a manifest.
@@ -101,6 +103,7 @@ fn main() -> ExitCode {
         Some(Command::Slice(args)) => commands::slice::run(&args),
         Some(Command::Map(args)) => commands::map::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
+        Some(Command::Scatter(args)) => commands::scatter::run(&args),
         Some(Command::Stream(args)) => commands::stream::run(&args),
         Some(Command::Dump(args)) => commands::dump::run(&args),
         Some(Command::Replay(args)) => commands::replay::run(&args),

@@ -196,6 +196,65 @@ fn slice_and_map_write_pngs() {
     assert!(text(&out.stderr).contains("cannot"), "{}", text(&out.stderr));
 }
 
+/// `planet scatter` prints the library's objects (the same signature, the
+/// kinds adding up to the total), `planet mesh --scatter` adds them as
+/// models grouped by kind, and `planet inspect` of a dump writes them.
+#[test]
+fn scatter_summarises_exports_and_inspects_a_forest() {
+    let (planet_index, at, key) = (1, "-22.3233,-16.7839,0", "0/0/175/61/1");
+    let out = planet(&["scatter", "--planet", "1", "--at", at]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let t = planet::terrain::Terrain::new(&PlannedSystem::default_system().planets[planet_index]);
+    let k: planet::RegionKey = key.parse().unwrap();
+    let columns = t.columns(k);
+    let cube = planet::mesh::polygonize(&t, &columns, &t.voxels(&columns), &mut Default::default());
+    let sphere = planet::mesh::spherify(&t.grid, &cube);
+    let expected = planet::scatter::scatter(&t, &columns, &cube, sphere.origin);
+    assert!(expected.objects.len() > 50, "{} objects", expected.objects.len());
+    assert!(stdout.starts_with(&format!("scatter of region {key} of planet 1")), "{stdout}");
+    assert!(stdout.contains(&format!("signature {}", expected.signature())), "{stdout}");
+    assert!(stdout.contains(&format!("objects {}:", expected.objects.len())), "{stdout}");
+    let by_kind: usize = stdout
+        .lines()
+        .skip_while(|l| *l != "by kind:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.split_whitespace().next().unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(by_kind, expected.objects.len(), "{stdout}");
+    for rule in &t.recipe.scatter {
+        assert!(stdout.contains(&rule.name), "rule {} missing: {stdout}", rule.name);
+    }
+
+    let dir = common::scratch_dir("cli-scatter", "files");
+    let (bare, with) = (dir.join("bare.obj"), dir.join("forest.obj"));
+    for (path, extra) in [(&bare, None), (&with, Some("--scatter"))] {
+        let mut args = vec!["mesh", "--planet", "1", "--at", at, "--out", path.to_str().unwrap()];
+        args.extend(extra);
+        let out = planet(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let faces = |p: &PathBuf| std::fs::read_to_string(p).unwrap().lines().filter(|l| l.starts_with("f ")).count();
+    let forest = std::fs::read_to_string(&with).unwrap();
+    let groups: Vec<&str> = forest.lines().filter(|l| l.starts_with("g ")).collect();
+    assert!(groups.contains(&"g 0_0_175_61_1_tree") && groups.contains(&"g 0_0_175_61_1_grass"), "{groups:?}");
+    assert!(faces(&with) > faces(&bare) + 10 * expected.objects.len(), "{} against {}", faces(&with), faces(&bare));
+
+    let dump = dir.join("dump");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    assert!(planet(&["dump", "--planet", "1", "--key", key, "--out", &s(&dump), "--repeat", "1"]).status.success());
+    let out = planet(&["inspect", &s(&dump), "--out", &s(&dir.join("inspect"))]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(&format!("signature {}", expected.signature())), "{}", text(&out.stdout));
+    let objects = std::fs::read_to_string(dir.join("inspect/scatter.obj")).unwrap();
+    assert!(objects.lines().filter(|l| l.starts_with("f ")).count() > 10 * expected.objects.len());
+
+    let out = planet(&["scatter", "--planet", "7", "--at", at]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--planet 7: must be in 0..=4"), "{}", text(&out.stderr));
+}
+
 #[test]
 fn mesh_exports_obj_ply_and_a_preview() {
     let dir = scratch("placeholder2", b"").parent().unwrap().to_path_buf();
@@ -483,6 +542,7 @@ fn a_closed_or_full_stdout_never_panics() {
         vec!["signature"],
         vec!["validate", recipe.to_str().unwrap()],
         vec!["region", "--planet", "1", "--key", "0/6/2/2/0"],
+        vec!["scatter", "--planet", "1", "--key", "0/6/2/2/0"],
         vec!["inspect", dump.to_str().unwrap()],
         vec!["replay", dump.to_str().unwrap(), "--repeat", "1"],
         vec!["path", "--planet", "1", "--from", "-15,0", "--to", "-16,1", "--quiet"],

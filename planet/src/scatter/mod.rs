@@ -109,3 +109,27 @@ pub fn kind_name(kind: ScatterKind) -> &'static str {
         ScatterKind::Crystal => "crystal",
     }
 }
+
+/// An object's axes: across (x), up (y, the planet's radius through its
+/// base) and along (z), turned by `yaw` about up. The objects shader builds
+/// the same frame; a model's point `p` (in units of the size) lies at
+/// `base + (x * p.x + up * p.y + z * p.z) * size`.
+#[must_use]
+pub fn object_axes(up: Vec3, yaw: f32) -> [Vec3; 3] {
+    let mut side = up.cross(Vec3::Y);
+    if side.length_squared() < 1e-6 {
+        side = up.cross(Vec3::X);
+    }
+    let side = side.normalize();
+    let forward = side.cross(up);
+    let (s, c) = (libm::sinf(yaw), libm::cosf(yaw));
+    [side * c + forward * s, up, forward * c - side * s]
+}
+
+impl ScatterObject {
+    /// Its axes (see [`object_axes`]), for a region whose origin is `origin`.
+    #[must_use]
+    pub fn axes(&self, origin: DVec3) -> [Vec3; 3] {
+        object_axes((origin + self.position.as_dvec3()).normalize().as_vec3(), self.yaw)
+    }
+}

@@ -39,6 +39,7 @@ struct VsOut {
 fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     let planet = frame.planets[u32(draw.info.x)];
     let base = draw.offset.xyz + in.base;
+    // The frame of planet::scatter::object_axes.
     let up = normalize(base - planet.centre.xyz);
     var side = cross(up, vec3<f32>(0.0, 1.0, 0.0));
     if dot(side, side) < 1e-6 {
@@ -55,7 +56,7 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     out.clip = frame.view_proj * vec4<f32>(p, 1.0);
     out.relative = p;
     out.normal = x * in.normal.x + up * in.normal.y + z * in.normal.z;
-    let trunk = vec3<f32>(0.18, 0.12, 0.07);
+    let trunk = vec3<f32>(0.18, 0.12, 0.07); // models::TRUNK_COLOR
     out.albedo = mix(trunk, in.color.rgb, in.tint);
     let far = draw.info.y;
     out.fade = 1.0 - smoothstep(far * 0.6, far, length(base));

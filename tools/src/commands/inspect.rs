@@ -1,7 +1,8 @@
 //! `planet inspect PATH [--out DIR]`: a readable summary of a dump folder or
 //! of one stage file, with voxel grids written as PNG slices (`planet
 //! slice`'s renderer), meshes as OBJ (`planet mesh`'s exporter), and the
-//! collider and navmesh as plain OBJ in the same frame.
+//! collider and navmesh as plain OBJ in the same frame, and the scatter
+//! stage's objects as their models in OBJ.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use planet::dump::MANIFEST_FILE;
 use planet::mesh::{CubeMesh, SphereMesh, spherify};
 use planet::physics::{Collider, NO_NEIGHBOUR, NavMesh};
 use planet::pipeline::{Pipeline, Stage, StageOutput, stages};
+use planet::scatter::Scatter;
 use planet::terrain::{ColumnField, Terrain, VoxelGrid};
 use planet::{GENERATOR_VERSION, PlanetPlan, SystemPlan};
 
@@ -295,6 +297,14 @@ fn export(
                 c.triangles.iter().copied(),
             );
             return exports.write("collider.obj", &obj);
+        }
+        Known::Scatter(s) => {
+            if s.objects.is_empty() {
+                return Ok(());
+            }
+            let mut scene = Scene::default();
+            scene.add_scatter(0, s, s.origin, &render::models::ModelSet::generate());
+            return exports.write("scatter.obj", &scene.obj(&[s.key]));
         }
         Known::NavMesh(n) => {
             let obj = plain_obj(
@@ -618,6 +628,20 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
             }
             let _ = writeln!(text, "  signature {}", n.signature());
         }
+        Known::Scatter(s) => {
+            region_line(text, s.key, s.origin);
+            let _ = writeln!(text, "  {}", out.summary());
+            let children = s.objects.iter().filter(|o| o.child).count();
+            let (lo, hi) = range(s.objects.iter().map(|o| o.size_m));
+            if !s.objects.is_empty() {
+                let _ = writeln!(
+                    text,
+                    "  {children} brought by a parent; sizes {lo:.2}..{hi:.2} m; bases {}",
+                    bounds(s.objects.iter().map(|o| o.position))
+                );
+            }
+            let _ = writeln!(text, "  signature {}", s.signature());
+        }
         // A stage this summary does not know yet: what its row says.
         Known::Other => {
             let _ = writeln!(text, "  {}", out.summary());
@@ -635,6 +659,7 @@ enum Known<'a> {
     SphereMesh(&'a SphereMesh),
     Collider(&'a Collider),
     NavMesh(&'a NavMesh),
+    Scatter(&'a Scatter),
     Other,
 }
 
@@ -655,6 +680,8 @@ fn known(out: &StageOutput) -> Known<'_> {
         Known::Collider(v)
     } else if let Some(v) = out.get() {
         Known::NavMesh(v)
+    } else if let Some(v) = out.get() {
+        Known::Scatter(v)
     } else {
         Known::Other
     }

@@ -2,7 +2,7 @@
 //! a region's meshes (terrain, resource blocks, water) for any mesh viewer, as
 //! OBJ or PLY (with vertex colours from the palette), optionally with the
 //! ring of regions around it, and optionally a preview PNG from the software
-//! rasterizer.
+//! rasterizer. `--scatter` adds the scatter stage's objects as their models.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,10 @@ use std::time::Instant;
 use glam::{DVec3, Vec3};
 use planet::RegionKey;
 use planet::mesh::{MeshPart, MeshWorkspace, SphereMesh, octahedral_decode, polygonize, spherify};
+use planet::scatter::{KINDS, Scatter, kind_name};
 use planet::terrain::Terrain;
+
+use render::models::{ModelSet, TRUNK_COLOR, type_of};
 
 use crate::failure::Failure;
 use crate::output::{errln, outln};
@@ -37,6 +40,9 @@ pub struct Args {
     /// Also render a preview PNG from above and to the side.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
+    /// Add the scatter stage's objects (trees, bushes, grass, rocks, crystals) as their models.
+    #[arg(long)]
+    scatter: bool,
 }
 
 /// Builds the meshes and writes them.
@@ -54,30 +60,48 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let keys = if args.neighbours { neighbourhood(&terrain, key) } else { vec![key] };
     let start = Instant::now();
     let mut ws = MeshWorkspace::default();
+    let mut objects = Vec::new();
     let meshes: Vec<SphereMesh> = keys
         .iter()
         .map(|&k| {
             let columns = terrain.columns(k);
             let voxels = terrain.voxels(&columns);
-            spherify(&terrain.grid, &polygonize(&terrain, &columns, &voxels, &mut ws))
+            let cube = polygonize(&terrain, &columns, &voxels, &mut ws);
+            let sphere = spherify(&terrain.grid, &cube);
+            if args.scatter {
+                objects.push(planet::scatter::scatter(&terrain, &columns, &cube, sphere.origin));
+            }
+            sphere
         })
         .collect();
     let elapsed = start.elapsed().as_secs_f64();
     // Everything relative to the chosen region's origin.
     let origin = meshes[keys.iter().position(|&k| k == key).unwrap_or(0)].origin;
-    let scene = Scene::collect(&terrain, &meshes, origin, args.overlap);
+    let mut scene = Scene::collect(&terrain, &meshes, origin, args.overlap);
+    if args.scatter {
+        let models = ModelSet::generate();
+        for (r, s) in objects.iter().enumerate() {
+            scene.add_scatter(r, s, origin, &models);
+        }
+    }
     let bytes = match format {
         Format::Obj => scene.obj(&keys),
         Format::Ply => scene.ply(),
     };
     write(&args.out, &bytes)?;
     errln!(
-        "{} region{} meshed in {:.1} ms: {} vertices, {} triangles",
+        "{} region{} meshed{} in {:.1} ms: {} vertices, {} triangles{}",
         keys.len(),
         if keys.len() == 1 { "" } else { "s" },
+        if args.scatter { " and scattered" } else { "" },
         elapsed * 1e3,
         scene.positions.len(),
-        scene.triangles.len()
+        scene.triangles.len(),
+        if args.scatter {
+            format!(", {} objects", objects.iter().map(|s| s.objects.len()).sum::<usize>())
+        } else {
+            String::new()
+        }
     );
     outln!("{}", args.out.display());
     if let Some(png) = &args.png {
@@ -107,6 +131,7 @@ fn neighbourhood(terrain: &Terrain, key: RegionKey) -> Vec<RegionKey> {
 }
 
 /// Every triangle of the export, positions relative to one origin.
+#[derive(Default)]
 pub struct Scene {
     positions: Vec<Vec3>,
     normals: Vec<Vec3>,
@@ -150,6 +175,33 @@ impl Scene {
         for list in lists {
             for t in list.chunks_exact(3) {
                 self.triangles.push((region, name, [first + t[0], first + t[1], first + t[2]]));
+            }
+        }
+    }
+
+    /// Adds the objects of `scatter` (region `region` of the export) as their
+    /// models, a group per kind, coloured as the objects shader colours them.
+    pub fn add_scatter(&mut self, region: usize, scatter: &Scatter, origin: DVec3, models: &ModelSet) {
+        let shift = (scatter.origin - origin).as_vec3();
+        let by_kind = KINDS.iter().flat_map(|&k| scatter.objects.iter().filter(move |o| o.kind == k));
+        for o in by_kind {
+            let [x, up, z] = o.axes(scatter.origin);
+            let base = o.position + shift;
+            let color = o.color.map(|c| f32::from(c) / 255.0);
+            let range = models.ranges[type_of(o)];
+            let first = self.positions.len() as u32;
+            let corners = &models.indices[range.first as usize..(range.first + range.count) as usize];
+            for &i in corners {
+                let v = &models.vertices[i as usize];
+                let [px, py, pz] = v.position;
+                let [nx, ny, nz] = v.normal;
+                self.positions.push(base + (x * px + up * py + z * pz) * o.size_m);
+                self.normals.push(x * nx + up * ny + z * nz);
+                self.colors.push(std::array::from_fn(|c| TRUNK_COLOR[c] + (color[c] - TRUNK_COLOR[c]) * v.tint));
+            }
+            for t in 0..range.count / 3 {
+                let corners = [first + 3 * t, first + 3 * t + 1, first + 3 * t + 2];
+                self.triangles.push((region, kind_name(o.kind), corners));
             }
         }
     }

@@ -9,6 +9,7 @@ pub mod mesh;
 pub mod path;
 pub mod region;
 pub mod replay;
+pub mod scatter;
 pub mod signature;
 pub mod slice;
 pub mod stream;

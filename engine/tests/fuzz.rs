@@ -13,7 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use engine::ViewSpec;
 use engine::path::CameraPath;
-use planet::dump::{Manifest, hash_hex};
+use planet::dump::{DUMP_FORMAT, Manifest, hash_hex};
 use planet::hash::HashStream;
 use planet::pipeline::{Chain, Pipeline, RegionInput, StageOutput};
 use planet::{GENERATOR_VERSION, PlannedSystem, RegionKey, SystemRecipe};
@@ -230,7 +230,7 @@ fn dump_files_never_panic_when_read_and_checked() {
         .collect();
     let system = PlannedSystem::default_system();
     let manifest = format!(
-        r#"{{"format": 4, "generator_version": {GENERATOR_VERSION}, "signature": "{}", "planet": 2,
+        r#"{{"format": {DUMP_FORMAT}, "generator_version": {GENERATOR_VERSION}, "signature": "{}", "planet": 2,
         "planet_signature": "{}", "key": "{key}",
         "recipe": {{"file": "recipe.json", "size": 10, "hash": "0123456789abcdef"}},
         "stages": [{}]}}"#,

@@ -15,7 +15,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// 2: dual contouring keeps every mesh manifold (ambiguous faces, the QEF
 /// fallback) and cave mouths rise as a shaft (issue 14). 3: every derived
 /// recipe field drawn from its own stream, keyed by its path (issue 14).
-pub const GENERATOR_VERSION: u32 = 3;
+/// 4: the scatter stage runs before the collider, whose LOD-0 and LOD-1
+/// colliders hold the trunks and boulders (issue 16).
+pub const GENERATOR_VERSION: u32 = 4;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -158,7 +158,7 @@ fn the_colliders_tree_finds_what_every_triangle_asked_in_turn_finds() {
                 })
                 .map(|h| h.time_of_impact)
                 .fold(None, |best: Option<f32>, d| Some(best.map_or(d, |b| b.min(d))));
-            let ours = c.cast_shape(from, motion, &ball, 0.4, options).map(|h| h.time_of_impact);
+            let ours = c.cast_shape(from, motion, &ball, 0.4, options).map(|h| h.0.time_of_impact);
             assert_eq!(ours, every, "{key}: sweep from {from} by {motion}");
             sweeps += 1;
             touches += usize::from(ours.is_some());

@@ -7,9 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use glam::Vec3;
 use planet::hash::{hash1, salt};
-use planet::mesh::CubeMesh;
+use planet::mesh::{CubeMesh, SphereMesh};
 use planet::physics::Collider;
 use planet::pipeline::{Chain, Pipeline, RegionInput, stages};
+use planet::recipe::ScatterKind;
 use planet::scatter::{
     Habitat, Placement, Refusals, Scatter, ScatterObject, candidate, cell_area_m2, cells_over, place, scatter_seed,
 };
@@ -235,7 +236,8 @@ fn objects_stand_on_the_ground_above_the_sea() {
     for (p, key) in patches(16) {
         let t = &all[p];
         for (chain, s, _) in column(t, key) {
-            let collider = chain.value::<Collider>(&stages::COLLIDER).unwrap();
+            // The ground alone: the region's collider also holds the objects' trunks and boulders.
+            let collider = planet::physics::collider(chain.value::<SphereMesh>(&stages::SPHERE_MESH).unwrap());
             for o in &s.objects {
                 let up = up(&s, o).as_vec3();
                 let height = (s.origin + o.position.as_dvec3()).length() as f32 - t.grid.radius_m;
@@ -265,4 +267,63 @@ fn objects_stand_on_the_ground_above_the_sea() {
     println!("{} objects, base-to-ground gap p50 {} m, p99 {p99} m", gaps.len(), gaps[gaps.len() / 2]);
     assert!(gaps.len() > 2_000);
     assert!(p99 <= 0.1, "p99 gap {p99} m");
+}
+
+/// The region's collider holds every tree trunk and boulder of its scatter
+/// at LODs 0 and 1 (exactly their models' solid triangles, nothing of the
+/// grass, bushes, pebbles or crystals) and none at coarser LODs; a ray at
+/// walking height aimed at a trunk or a boulder from just outside it hits
+/// it, from every side.
+#[test]
+fn trunks_and_boulders_are_in_the_walkers_collider() {
+    let all = planets();
+    let models = planet::scatter::models::ModelSet::shared();
+    let (mut solids, mut rays) = (0, 0);
+    for (p, key) in patches(48) {
+        let t = &all[p];
+        for lod in [key.lod, 2] {
+            let key = RegionKey { lod, x: key.x >> (lod - key.lod), y: key.y >> (lod - key.lod), ..key };
+            for (chain, s, _) in column(t, key) {
+                let full = chain.value::<Collider>(&stages::COLLIDER).unwrap();
+                let ground = planet::physics::collider(chain.value::<SphereMesh>(&stages::SPHERE_MESH).unwrap());
+                let solid: Vec<&ScatterObject> = s
+                    .objects
+                    .iter()
+                    .filter(|o| o.kind == ScatterKind::Tree || (o.kind == ScatterKind::Rock && !o.child))
+                    .collect();
+                let triangles: usize = solid.iter().map(|o| models.solid_triangles(o, s.origin).count()).sum();
+                let want = if lod <= planet::physics::SOLID_MAX_LOD { triangles } else { 0 };
+                assert_eq!(full.triangle_count(), ground.triangle_count() + want, "planet {p} {}", s.key);
+                if lod > planet::physics::SOLID_MAX_LOD {
+                    continue;
+                }
+                solids += solid.len();
+                for o in solid {
+                    let [x, up, z] = o.axes(s.origin);
+                    // A trunk at knee height, a boulder at a third of its height (the widest).
+                    let (height, reach) = match o.kind {
+                        ScatterKind::Tree => ((0.2 * o.size_m).min(0.5), 0.05 * o.size_m + 0.3),
+                        _ => (0.15 * o.size_m, 0.7 * o.size_m + 0.3),
+                    };
+                    for k in 0..8 {
+                        let a = k as f32 * std::f32::consts::FRAC_PI_4;
+                        let side = x * a.cos() + z * a.sin();
+                        let from = o.position + up * height + side * reach;
+                        let hit = full.cast_ray(from, -side, reach);
+                        assert!(
+                            hit.is_some(),
+                            "planet {p} {}: {:?} {:x} of {} m missed from side {k}",
+                            s.key,
+                            o.kind,
+                            o.id,
+                            o.size_m
+                        );
+                        rays += 1;
+                    }
+                }
+            }
+        }
+    }
+    println!("{solids} trunks and boulders, {rays} rays");
+    assert!(solids > 200, "{solids} solid objects");
 }

@@ -17,9 +17,10 @@
 
 mod capture;
 mod error;
+mod glide;
 mod gpu;
 mod meshes;
-pub mod models;
+mod models;
 mod renderer;
 mod target;
 mod textures;
@@ -27,6 +28,7 @@ mod window;
 
 pub use capture::{Capture, Shot, capture_view};
 pub use error::RenderError;
+pub use glide::GLIDE_S;
 pub use gpu::{Gpu, GpuError, instance, instance_for_display};
 pub use meshes::FADE_S;
 pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, NEAR_M, RenderOptions, Renderer, ViewCamera};

@@ -4,7 +4,8 @@
 //! it has faded out; each planet's proxy uploaded once. Fades are tracked
 //! here: a region that appears dissolves in over `FADE_S`, one that goes
 //! dissolves out over the same time with the complementary dither, so a LOD
-//! swap never shows a hole or a pop.
+//! swap never shows a hole or a pop; the objects the arriving and leaving
+//! regions share are carried over and glide (`glide.rs`).
 
 use std::collections::BTreeMap;
 
@@ -14,6 +15,8 @@ use planet::mesh::{Indices, MeshPart, SphereMesh};
 use planet::recipe::ScatterKind;
 use planet::scatter::Scatter;
 use wgpu::util::DeviceExt;
+
+use crate::glide::{Departures, GLIDE_S};
 
 /// Seconds a region or proxy takes to dissolve in or out.
 pub const FADE_S: f64 = 0.4;
@@ -79,18 +82,22 @@ impl GpuMesh {
     }
 }
 
-/// One scattered object as the objects shader reads it: 24 bytes.
+/// One scattered object as the objects shader reads it: 32 bytes.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, bytemuck::Pod, bytemuck::Zeroable)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Instance {
     /// Its base, relative to the region's origin.
     pub base: [f32; 3],
     /// Its turn about the local up, radians.
     pub yaw: f32,
-    /// Its size, metres.
+    /// Its size, metres (0: hidden, carried on by an arriving region).
     pub size: f32,
     /// Its colour, linear RGBA8.
     pub color: [u8; 4],
+    /// Metres along the local up it starts its glide from (see `glide.rs`).
+    pub glide_m: f32,
+    /// `glide::CARRIED` when it came from a leaving region: drawn at once, not dithered in.
+    pub carried: f32,
 }
 
 /// How far away a kind is still drawn, metres: past it its objects have thinned out.
@@ -112,17 +119,23 @@ pub struct GpuObjects {
     pub instances: wgpu::Buffer,
     /// Per type (`kind_index * VARIANTS + variant`), its first instance and count.
     pub types: Vec<(u32, u32)>,
+    /// What `instances` was made from, and each one's object id: what the
+    /// next regions' objects are matched against (see `glide.rs`).
+    cpu: Vec<Instance>,
+    ids: Vec<u64>,
+    /// Whether some instances are hidden on the GPU (carried on by a region that replaced it).
+    hidden: bool,
 }
 
 impl GpuObjects {
-    /// Uploads a region's objects (None when it has none); adds their bytes to `uploaded`.
+    /// A region's objects as instances grouped by type, and their ids (None when it has none).
     #[must_use]
-    pub fn upload(device: &wgpu::Device, scatter: &Scatter, uploaded: &mut u64) -> Option<Self> {
+    pub fn instances(scatter: &Scatter) -> Option<(Vec<Instance>, Vec<u64>, Vec<(u32, u32)>)> {
         if scatter.objects.is_empty() {
             return None;
         }
-        let types = crate::models::TYPES;
-        let type_of = crate::models::type_of;
+        let types = planet::scatter::models::TYPES;
+        let type_of = planet::scatter::models::type_of;
         let mut counts = vec![0u32; types];
         for o in &scatter.objects {
             counts[type_of(o)] += 1;
@@ -132,22 +145,56 @@ impl GpuObjects {
             starts[t] = starts[t - 1] + counts[t - 1];
         }
         let mut fill = starts.clone();
-        let mut instances =
-            vec![Instance { base: [0.0; 3], yaw: 0.0, size: 0.0, color: [0; 4] }; scatter.objects.len()];
+        let none = Instance { base: [0.0; 3], yaw: 0.0, size: 0.0, color: [0; 4], glide_m: 0.0, carried: 0.0 };
+        let mut instances = vec![none; scatter.objects.len()];
+        let mut ids = vec![0; scatter.objects.len()];
         for o in &scatter.objects {
             let t = type_of(o);
-            instances[fill[t] as usize] =
-                Instance { base: o.position.to_array(), yaw: o.yaw, size: o.size_m, color: o.color };
+            let i = fill[t] as usize;
+            instances[i] = Instance { base: o.position.to_array(), yaw: o.yaw, size: o.size_m, color: o.color, ..none };
+            ids[i] = o.id;
             fill[t] += 1;
         }
-        *uploaded += size_of_val(instances.as_slice()) as u64;
-        let instances = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("objects"),
-            contents: bytemuck::cast_slice(&instances),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        Some(Self { instances, types: starts.into_iter().zip(counts).collect() })
+        Some((instances, ids, starts.into_iter().zip(counts).collect()))
     }
+
+    /// Uploads instances made by [`GpuObjects::instances`]; adds their bytes to `uploaded`.
+    #[must_use]
+    pub fn upload(
+        device: &wgpu::Device,
+        (cpu, ids, types): (Vec<Instance>, Vec<u64>, Vec<(u32, u32)>),
+        uploaded: &mut u64,
+    ) -> Self {
+        let instances = upload_instances(device, &cpu, uploaded);
+        Self { instances, types, cpu, ids, hidden: false }
+    }
+
+    /// Hides instances `indices` on the GPU (their objects are carried on by arriving regions).
+    pub fn hide(&mut self, device: &wgpu::Device, indices: &[u32], uploaded: &mut u64) {
+        let mut shown = self.cpu.clone();
+        for &i in indices {
+            shown[i as usize].size = 0.0;
+        }
+        self.instances = upload_instances(device, &shown, uploaded);
+        self.hidden = true;
+    }
+
+    /// Shows every instance again, as first uploaded (a region back before it had gone).
+    pub fn unhide(&mut self, device: &wgpu::Device, uploaded: &mut u64) {
+        if std::mem::take(&mut self.hidden) {
+            let cpu: Vec<Instance> = self.cpu.iter().map(|o| Instance { carried: 0.0, glide_m: 0.0, ..*o }).collect();
+            self.instances = upload_instances(device, &cpu, uploaded);
+        }
+    }
+}
+
+fn upload_instances(device: &wgpu::Device, instances: &[Instance], uploaded: &mut u64) -> wgpu::Buffer {
+    *uploaded += size_of_val(instances) as u64;
+    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("objects"),
+        contents: bytemuck::cast_slice(instances),
+        usage: wgpu::BufferUsages::VERTEX,
+    })
 }
 
 /// A region on the GPU.
@@ -201,30 +248,52 @@ impl RegionStore {
         now: f64,
     ) -> u64 {
         let before = self.uploaded_bytes;
-        let mut present = std::collections::BTreeSet::new();
+        let shown: Vec<_> = shown.collect();
+        let present: std::collections::BTreeSet<(u32, RegionKey)> = shown.iter().map(|s| (s.0, s.1.key)).collect();
+        // The objects of the regions that leave now, for those arriving to carry on.
+        let mut departures = Departures::default();
+        for (&(planet, key), r) in &self.regions {
+            if let (false, None, Some(o)) = (present.contains(&(planet, key)), r.leaving_at, &r.objects) {
+                departures.add(planet, key, r.origin, &o.ids, &o.cpu);
+            }
+        }
+        let mut hide: BTreeMap<(u32, RegionKey), Vec<u32>> = BTreeMap::new();
         for (planet, mesh, scatter) in shown {
             let id = (planet, mesh.key);
-            present.insert(id);
+            let uploaded = &mut self.uploaded_bytes;
             match self.regions.get_mut(&id) {
                 Some(r) => {
                     if r.leaving_at.take().is_some() {
                         // Back before it had gone: show it at once.
-                        r.shown_at = now - FADE_S;
+                        r.shown_at = now - FADE_S.max(GLIDE_S);
+                        if let Some(o) = &mut r.objects {
+                            o.unhide(device, uploaded);
+                        }
                     }
                 }
                 None => {
-                    let uploaded = &mut self.uploaded_bytes;
+                    let objects = scatter.and_then(GpuObjects::instances).map(|mut made| {
+                        for (region, index) in departures.carry(planet, mesh.origin, &made.1, &mut made.0) {
+                            hide.entry((planet, region)).or_default().push(index);
+                        }
+                        GpuObjects::upload(device, made, uploaded)
+                    });
                     let region = GpuRegion {
                         origin: mesh.origin,
                         terrain: GpuMesh::upload(device, &mesh.terrain, true, "terrain", uploaded),
                         blocks: GpuMesh::upload(device, &mesh.blocks, true, "blocks", uploaded),
                         water: GpuMesh::upload(device, &mesh.water, false, "water", uploaded),
-                        objects: scatter.and_then(|s| GpuObjects::upload(device, s, uploaded)),
+                        objects,
                         shown_at: now,
                         leaving_at: None,
                     };
                     self.regions.insert(id, region);
                 }
+            }
+        }
+        for (id, indices) in hide {
+            if let Some(o) = self.regions.get_mut(&id).and_then(|r| r.objects.as_mut()) {
+                o.hide(device, &indices, &mut self.uploaded_bytes);
             }
         }
         self.regions.retain(|id, r| {

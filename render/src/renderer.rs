@@ -15,11 +15,12 @@ use bytemuck::{Pod, Zeroable};
 use engine::{Camera, Pose, World};
 use glam::{DVec3, Mat4, Vec3};
 use planet::mesh::Vertex;
+use planet::scatter::models::ModelVertex;
 use wgpu::util::DeviceExt;
 
 use crate::gpu::Gpu;
 use crate::meshes::{GpuMesh, GpuProxy, Instance, RegionStore, far_m};
-use crate::models::{GpuModels, ModelVertex};
+use crate::models::GpuModels;
 use crate::textures::{MIP_LEVELS, MaterialSet, TEXTURE_SIZE};
 
 /// Planets the shaders hold at once.
@@ -137,6 +138,8 @@ struct ObjectDraw<'a> {
     fade: f32,
     /// The type's far distance, m (the shader thins objects out towards it).
     far_m: f32,
+    /// The share of their glide the region's carried objects still have to go.
+    glide: f32,
     instances: &'a wgpu::Buffer,
     model: usize,
     first: u32,
@@ -315,7 +318,8 @@ impl Renderer {
             attributes: &water_attributes,
         })];
         let model_attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32];
-        let instance_attributes = wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32, 5 => Float32, 6 => Unorm8x4];
+        let instance_attributes =
+            wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32, 5 => Float32, 6 => Unorm8x4, 7 => Float32x2];
         let objects_buffers = [
             Some(wgpu::VertexBufferLayout {
                 array_stride: size_of::<ModelVertex>() as u64,
@@ -576,7 +580,7 @@ impl Renderer {
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         let object_slot = |o: &ObjectDraw<'_>| DrawGpu {
-            info: [o.planet as f32, o.far_m, 0.0, 0.0],
+            info: [o.planet as f32, o.far_m, o.glide, 0.0],
             ..self.slot(o.planet, o.offset, o.local, o.fade, false)
         };
         let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
@@ -784,6 +788,7 @@ fn object_draws<'a>(
                 local: region.origin,
                 fade: region.fade(now),
                 far_m: far_m(kind),
+                glide: crate::glide::remaining(now - region.shown_at),
                 instances: &objects.instances,
                 model: t,
                 first,

@@ -44,6 +44,8 @@ pub struct Hit {
     /// Whether it met the surface's outer side, from the air (a ray that
     /// meets the back of a surface started inside the ground).
     pub front: bool,
+    /// Whether it met a scatter object (a trunk, a boulder), not the ground.
+    pub object: bool,
 }
 
 /// The coarsest LOD a walker stands on. Around a settled camera the ground
@@ -134,7 +136,7 @@ fn ray_cast(entries: &[Entry], origin: DVec3, dir: DVec3, max: f64) -> Option<Hi
             if best.is_none_or(|b| distance < b.distance) {
                 let normal = hit.normal.as_dvec3().normalize_or(-dir);
                 let (point, region, front) = (origin + dir * distance, e.region.key, hit.front);
-                best = Some(Hit { distance, point, normal, region, front });
+                best = Some(Hit { distance, point, normal, region, front, object: hit.object });
             }
         }
     }
@@ -243,12 +245,13 @@ impl Colliders {
         for (e, collider) in along(&self.entries, centre, dir, length, bound) {
             let local = (centre - collider.origin).as_vec3();
             let hit = collider.cast_shape(local, motion.as_vec3(), shape, bound as f32, options);
-            if let Some(hit) = hit {
+            if let Some((hit, triangle)) = hit {
                 let t = f64::from(hit.time_of_impact);
                 if best.is_none_or(|b| t < b.distance) {
                     let normal = -d(hit.normal1).normalize_or(-dir);
                     let point = collider.origin + d(hit.witness2);
-                    best = Some(Hit { distance: t, point, normal, region: e.region.key, front: true });
+                    let object = collider.is_object(triangle);
+                    best = Some(Hit { distance: t, point, normal, region: e.region.key, front: true, object });
                 }
             }
         }

@@ -45,8 +45,9 @@ use crate::signature::Signature;
 /// Format 2 added the `collider` and `navmesh` stages; format 3 dropped the
 /// collider's `mesh` section (parry's `TriMesh` flags) for its own tree;
 /// format 4 made navmesh polygons triangles or quads (a corner count, four
-/// corners, four neighbours).
-pub const DUMP_FORMAT: u32 = 4;
+/// corners, four neighbours); format 5 added the `scatter` stage before the
+/// collider and the collider's `objects` section.
+pub const DUMP_FORMAT: u32 = 5;
 
 /// The longest stage time a manifest may record, milliseconds (a day).
 pub const MAX_TIME_MS: f64 = 86_400_000.0;

@@ -1,10 +1,11 @@
 //! The binary layouts of the physics stages, beside `binary.rs`'s framing:
 //!
-//! - `collider` (`Collider`): `origin`, `vertices` (`f32` x, y, z) and
+//! - `collider` (`Collider`): `origin`, `vertices` (`f32` x, y, z),
 //!   `triangles` (three `u32` vertex indices, in the tree's order; none
-//!   where the region has no surface). Reading checks them (every index in
-//!   range, every coordinate finite) and rebuilds the tree, which is the
-//!   same, bit for bit, as the one the stage built.
+//!   where the region has no surface) and `objects` (one `u32`: the first
+//!   vertex of the scatter's trunks and boulders). Reading checks them
+//!   (every index in range, every coordinate finite) and rebuilds the tree,
+//!   which is the same, bit for bit, as the one the stage built.
 //! - `navmesh` (`NavMesh`): `origin`, `vertices` (`f32` x, y, z) and
 //!   `polygons` (`NavPolygon`: its corner count, 3 or 4, then four vertex
 //!   indices and the four polygons across its edges, `u32::MAX` for none and
@@ -25,6 +26,8 @@ use Kind::{F32, U32};
 pub const POINT: &[Field] = &[f("x", F32), f("y", F32), f("z", F32)];
 /// A collider's triangle: 12 bytes.
 pub const TRIANGLE: &[Field] = &[f("vertices[0]", U32), f("vertices[1]", U32), f("vertices[2]", U32)];
+/// Where a collider's objects start: 4 bytes.
+pub const OBJECTS_FROM: &[Field] = &[f("first_vertex", U32)];
 /// A `NavPolygon`: 36 bytes.
 pub const NAV_POLYGON: &[Field] = &[
     f("count", U32),
@@ -39,8 +42,8 @@ pub const NAV_POLYGON: &[Field] = &[
 ];
 
 /// A collider file's sections, in order, with their layouts.
-pub(crate) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 3] =
-    [("origin", &[ORIGIN]), ("vertices", &[POINT]), ("triangles", &[TRIANGLE])];
+pub(crate) const COLLIDER_SECTIONS: [(&str, &[&[Field]]); 4] =
+    [("origin", &[ORIGIN]), ("vertices", &[POINT]), ("triangles", &[TRIANGLE]), ("objects", &[OBJECTS_FROM])];
 
 /// A navmesh file's sections, in order, with their layouts.
 pub(crate) const NAVMESH_SECTIONS: [(&str, &[&[Field]]); 3] =
@@ -64,6 +67,7 @@ pub(crate) fn collider_sections(c: &Collider) -> Vec<Section> {
         section("origin", ORIGIN, origin_bytes(c.origin)),
         section("vertices", POINT, point_bytes(c.vertices.iter().copied())),
         section("triangles", TRIANGLE, u32_bytes(c.triangles.as_flattened())),
+        section("objects", OBJECTS_FROM, u32_bytes(&[c.objects_from])),
     ]
 }
 
@@ -117,7 +121,9 @@ fn read_nav_polygons(bytes: &[u8]) -> Vec<NavPolygon> {
 pub(crate) fn read_collider(key: RegionKey, s: &[Section]) -> Result<Collider, DumpError> {
     let origin = read_origin(&s[0].bytes);
     let triangles = read_u32s(&s[2].bytes).chunks_exact(3).map(|t| [t[0], t[1], t[2]]).collect();
-    Collider::from_parts(key, origin, read_points(&s[1].bytes), triangles).map_err(err)
+    s[3].expect_count(1)?;
+    let objects_from = read_u32s(&s[3].bytes)[0];
+    Collider::from_parts(key, origin, read_points(&s[1].bytes), triangles, objects_from).map_err(err)
 }
 
 /// A navmesh from its checked sections (`origin` holds one element), every

@@ -1,5 +1,6 @@
 //! The collider stage: a region's terrain and block triangles, owned and
-//! overlap (the sea is not solid), with a bounding volume hierarchy over
+//! overlap (the sea is not solid), and the trunks and boulders of its
+//! scatter (at the LODs a walker stands on), with a bounding volume hierarchy over
 //! them (`bvh.rs`), positions relative to the region's origin. `parry3d`
 //! answers each triangle's ray cast and shape cast (its `Triangle` shape and
 //! `cast_shapes`); the tree only finds the triangles to ask.
@@ -15,6 +16,8 @@ use serde::{Deserialize, Serialize};
 use super::bvh::{Bvh, ray_enters};
 use crate::geometry::RegionKey;
 use crate::mesh::{MeshPart, SphereMesh};
+use crate::scatter::Scatter;
+use crate::scatter::models::ModelSet;
 
 /// A region's collision mesh.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -28,6 +31,10 @@ pub struct Collider {
     /// The triangles (corner indices), in the tree's order; none where the
     /// region has no surface.
     pub triangles: Vec<[u32; 3]>,
+    /// The first vertex of the scatter's solid objects (trunks, boulders):
+    /// a triangle whose corners are from here on is an object's, the rest
+    /// are the ground's. `vertices.len()` when it holds none.
+    pub objects_from: u32,
     /// The tree over the triangles.
     pub bvh: Bvh,
 }
@@ -43,6 +50,8 @@ pub struct RayHit {
     pub front: bool,
     /// The triangle, an index into `triangles`.
     pub triangle: u32,
+    /// Whether the triangle is a scatter object's (a trunk, a boulder), not the ground's.
+    pub object: bool,
 }
 
 impl Collider {
@@ -54,7 +63,11 @@ impl Collider {
         origin: DVec3,
         vertices: Vec<[f32; 3]>,
         mut triangles: Vec<[u32; 3]>,
+        objects_from: u32,
     ) -> Result<Self, String> {
+        if objects_from as usize > vertices.len() {
+            return Err(format!("objects_from = {objects_from}: must be in 0..={} (the vertex count)", vertices.len()));
+        }
         if let Some((i, c)) =
             vertices.iter().enumerate().find_map(|(i, v)| v.iter().position(|x| !x.is_finite()).map(|c| (i, c)))
         {
@@ -71,7 +84,7 @@ impl Collider {
             ));
         }
         let bvh = Bvh::build(&vertices, &mut triangles);
-        Ok(Self { key, origin, vertices, triangles, bvh })
+        Ok(Self { key, origin, vertices, triangles, objects_from, bvh })
     }
 
     /// Triangles held.
@@ -98,6 +111,12 @@ impl Collider {
         self.bvh.bounds()
     }
 
+    /// Whether triangle `t` is a scatter object's, not the ground's.
+    #[must_use]
+    pub fn is_object(&self, t: u32) -> bool {
+        self.triangles[t as usize][0] >= self.objects_from
+    }
+
     /// Triangle `t` as `parry3d` takes it.
     #[must_use]
     pub fn triangle(&self, t: u32) -> Triangle {
@@ -116,6 +135,7 @@ impl Collider {
         bytes.extend(self.origin.to_array().map(f64::to_bits).map(u64::to_le_bytes).concat());
         bytes.extend(self.vertices.iter().flatten().flat_map(|x| x.to_bits().to_le_bytes()));
         bytes.extend(self.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()));
+        bytes.extend(self.objects_from.to_le_bytes());
         for n in &self.bvh.nodes {
             bytes.extend(n.min.iter().chain(&n.max).flat_map(|x| x.to_bits().to_le_bytes()));
             bytes.extend(n.index.to_le_bytes().into_iter().chain(n.count.to_le_bytes()));
@@ -146,6 +166,7 @@ impl Collider {
                             normal: if n.dot(dir) > 0.0 { -n } else { n },
                             front: hit.feature == FeatureId::Face(0),
                             triangle: t,
+                            object: self.is_object(t),
                         }));
                     }
                 }
@@ -157,7 +178,7 @@ impl Collider {
 
     /// Sweeps `shape`, centred at `centre` (relative to the collider's
     /// origin; `bound`: a radius holding the shape), through `motion`: the
-    /// first contact with a triangle, `parry3d`'s answer for it.
+    /// first contact with a triangle, `parry3d`'s answer for it, and the triangle.
     #[must_use]
     pub fn cast_shape(
         &self,
@@ -166,11 +187,11 @@ impl Collider {
         shape: &dyn Shape,
         bound: f32,
         options: ShapeCastOptions,
-    ) -> Option<ShapeCastHit> {
+    ) -> Option<(ShapeCastHit, u32)> {
         let (lo, hi) = (centre.min(centre + motion) - bound, centre.max(centre + motion) + bound);
         let at = Pose::from_translation(Vector::new(centre.x, centre.y, centre.z));
         let velocity = Vector::new(motion.x, motion.y, motion.z);
-        let mut best: Option<ShapeCastHit> = None;
+        let mut best: Option<(ShapeCastHit, u32)> = None;
         self.bvh.visit(
             |min, max| (min.cmple(hi).all() && max.cmpge(lo).all()).then_some(0.0),
             |first, count| {
@@ -178,9 +199,9 @@ impl Collider {
                     let triangle = self.triangle(t);
                     let hit = cast_shapes(&at, velocity, shape, &Pose::IDENTITY, Vector::ZERO, &triangle, options);
                     if let Ok(Some(hit)) = hit
-                        && best.is_none_or(|b| hit.time_of_impact < b.time_of_impact)
+                        && best.is_none_or(|b| hit.time_of_impact < b.0.time_of_impact)
                     {
-                        best = Some(hit);
+                        best = Some((hit, t));
                     }
                 }
                 true
@@ -210,6 +231,23 @@ fn add_part(part: &MeshPart, vertices: &mut Vec<[f32; 3]>, triangles: &mut Vec<[
 /// owned and overlap (the sea is not solid).
 #[must_use]
 pub fn collider(mesh: &SphereMesh) -> Collider {
+    build(mesh, None)
+}
+
+/// The LODs whose colliders hold the scatter's solid objects: those a
+/// walker stands on (the engine's `WALK_MAX_LOD`); coarser colliders only
+/// say where the ground lies.
+pub const SOLID_MAX_LOD: u8 = 1;
+
+/// The collider stage: [`collider`], plus (at LODs up to [`SOLID_MAX_LOD`])
+/// the solid part of every object of `scatter` (tree trunks, boulders), as
+/// the triangles of their models, so a walker cannot pass through them.
+#[must_use]
+pub fn region_collider(mesh: &SphereMesh, scatter: &Scatter) -> Collider {
+    build(mesh, (mesh.key.lod <= SOLID_MAX_LOD).then_some(scatter))
+}
+
+fn build(mesh: &SphereMesh, scatter: Option<&Scatter>) -> Collider {
     let mut vertices = Vec::with_capacity(mesh.terrain.vertices.len() + mesh.blocks.vertices.len());
     let mut triangles = Vec::with_capacity(
         (mesh.terrain.indices.len()
@@ -223,6 +261,17 @@ pub fn collider(mesh: &SphereMesh) -> Collider {
     if triangles.is_empty() {
         vertices.clear();
     }
+    let objects_from = vertices.len() as u32;
+    if let Some(scatter) = scatter {
+        let models = ModelSet::shared();
+        for object in &scatter.objects {
+            for corners in models.solid_triangles(object, scatter.origin) {
+                let base = vertices.len() as u32;
+                vertices.extend(corners.map(|c| c.to_array()));
+                triangles.push([base, base + 1, base + 2]);
+            }
+        }
+    }
     let bvh = Bvh::build(&vertices, &mut triangles);
-    Collider { key: mesh.key, origin: mesh.origin, vertices, triangles, bvh }
+    Collider { key: mesh.key, origin: mesh.origin, vertices, triangles, objects_from, bvh }
 }

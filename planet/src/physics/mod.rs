@@ -37,6 +37,6 @@ pub mod bvh;
 mod collider;
 mod navmesh;
 
-pub use collider::{Collider, RayHit, collider};
+pub use collider::{Collider, RayHit, SOLID_MAX_LOD, collider, region_collider};
 pub use navmesh::{MAX_BEND_DEG, MAX_CORNERS, NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
 pub use parry3d;

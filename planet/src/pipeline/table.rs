@@ -32,9 +32,9 @@ static STANDARD: LazyLock<Pipeline> = LazyLock::new(|| {
         &stages::VOXELS,
         &stages::CUBE_MESH,
         &stages::SPHERE_MESH,
+        &stages::SCATTER,
         &stages::COLLIDER,
         &stages::NAVMESH,
-        &stages::SCATTER,
     ])
     .unwrap_or_else(|e| unreachable!("the standard table is well formed: {e}"))
 });

@@ -14,6 +14,7 @@
 
 mod cells;
 mod habitat;
+pub mod models;
 mod place;
 mod rules;
 mod seat;

@@ -2,14 +2,16 @@
 // instance stands on its base, up along the planet's radius there, turned
 // by its yaw and scaled by its size; lit like the terrain (sun, sky,
 // haze). Instances fade with the region's dither, and thin out towards
-// their type's far distance (grass first), each at its own dither level.
+// their type's far distance (grass first), each at its own dither level;
+// those carried over from a leaving region glide onto the new ground instead.
 
 struct Draw {
     // xyz: region origin relative to the camera, m; w: the region's fade.
     offset: vec4<f32>,
     // unused here.
     texture_origin: vec4<f32>,
-    // x: planet index; y: the type's far distance, m.
+    // x: planet index; y: the type's far distance, m; z: the share of
+    // their glide carried objects still have to go (1 on arrival, 0 after GLIDE_S).
     info: vec4<f32>,
 };
 
@@ -23,6 +25,8 @@ struct VsIn {
     @location(4) yaw: f32,
     @location(5) size: f32,
     @location(6) color: vec4<f32>,
+    // x: metres along up the glide starts from; y: 1 when carried over from a leaving region.
+    @location(7) glide: vec2<f32>,
 };
 
 struct VsOut {
@@ -33,14 +37,17 @@ struct VsOut {
     // The instance's own fade: 1 near, 0 at the far distance.
     @location(3) @interpolate(flat) fade: f32,
     @location(4) @interpolate(flat) threshold: f32,
+    @location(5) @interpolate(flat) carried: f32,
 };
 
 @vertex
 fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     let planet = frame.planets[u32(draw.info.x)];
-    let base = draw.offset.xyz + in.base;
+    let seated = draw.offset.xyz + in.base;
     // The frame of planet::scatter::object_axes.
-    let up = normalize(base - planet.centre.xyz);
+    let up = normalize(seated - planet.centre.xyz);
+    // Carried objects start at the height they were shown at and glide onto this region's ground.
+    let base = seated + up * (in.glide.x * draw.info.z);
     var side = cross(up, vec3<f32>(0.0, 1.0, 0.0));
     if dot(side, side) < 1e-6 {
         side = cross(up, vec3<f32>(1.0, 0.0, 0.0));
@@ -62,12 +69,14 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     out.fade = 1.0 - smoothstep(far * 0.6, far, length(base));
     // Each instance its own threshold, so a thinning patch loses whole objects.
     out.threshold = fract(f32(instance) * 0.618034 + in.yaw * 0.1591549);
+    out.carried = in.glide.y;
     return out;
 }
 
 @fragment
 fn fs_objects(in: VsOut) -> @location(0) vec4<f32> {
-    let fade = draw.offset.w;
+    // A carried object is whole from its region's arrival (its old copy was hidden then).
+    let fade = select(draw.offset.w, 1.0, in.carried > 0.5 && draw.offset.w >= 0.0);
     let dither = bayer(in.clip.xy);
     if (fade >= 0.0 && dither >= fade) || (fade < 0.0 && dither < -fade) || in.threshold >= in.fade {
         discard;

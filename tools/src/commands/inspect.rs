@@ -303,7 +303,7 @@ fn export(
                 return Ok(());
             }
             let mut scene = Scene::default();
-            scene.add_scatter(0, s, s.origin, &render::models::ModelSet::generate());
+            scene.add_scatter(0, s, s.origin, planet::scatter::models::ModelSet::shared());
             return exports.write("scatter.obj", &scene.obj(&[s.key]));
         }
         Known::NavMesh(n) => {

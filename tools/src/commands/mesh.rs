@@ -14,7 +14,7 @@ use planet::mesh::{MeshPart, MeshWorkspace, SphereMesh, octahedral_decode, polyg
 use planet::scatter::{KINDS, Scatter, kind_name};
 use planet::terrain::Terrain;
 
-use render::models::{ModelSet, TRUNK_COLOR, type_of};
+use planet::scatter::models::{ModelSet, TRUNK_COLOR, type_of};
 
 use crate::failure::Failure;
 use crate::output::{errln, outln};
@@ -79,9 +79,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let origin = meshes[keys.iter().position(|&k| k == key).unwrap_or(0)].origin;
     let mut scene = Scene::collect(&terrain, &meshes, origin, args.overlap);
     if args.scatter {
-        let models = ModelSet::generate();
+        let models = ModelSet::shared();
         for (r, s) in objects.iter().enumerate() {
-            scene.add_scatter(r, s, origin, &models);
+            scene.add_scatter(r, s, origin, models);
         }
     }
     let bytes = match format {

@@ -1,14 +1,16 @@
-//! `collider`: `SphereMesh` -> `Collider` (the terrain and block triangles,
-//! owned and overlap, with their linear BVH). Binary: see `dump/physics.rs`;
+//! `collider`: `SphereMesh` and `Scatter` -> `Collider` (the terrain and
+//! block triangles, owned and overlap, and the scatter's trunks and boulders
+//! at the LODs a walker stands on, with their linear BVH). Binary: see `dump/physics.rs`;
 //! the BVH is not stored but rebuilt on reading, and compared.
 
 use super::super::{Chain, RegionInput, RegionStage, StageDef, StageValue};
-use super::SPHERE_MESH;
+use super::{SCATTER, SPHERE_MESH};
 use crate::RegionKey;
 use crate::dump::binary::{Field, Section};
 use crate::dump::{DumpError, diff, physics};
 use crate::mesh::SphereMesh;
-use crate::physics::{Collider, collider};
+use crate::physics::{Collider, region_collider};
+use crate::scatter::Scatter;
 
 /// The stage.
 pub struct ColliderStage;
@@ -22,10 +24,20 @@ impl RegionStage for ColliderStage {
     type Output = Collider;
     const NAME: &'static str = "collider";
     const TYPE_NAME: &'static str = "Collider";
-    const INPUTS: &'static [&'static str] = &["sphere_mesh"];
+    const INPUTS: &'static [&'static str] = &["sphere_mesh", "scatter"];
 
     fn run(_input: &RegionInput<'_>, chain: &Chain) -> Result<Collider, DumpError> {
-        Ok(collider(chain.need::<SphereMesh>(&SPHERE_MESH, &COLLIDER)?))
+        let mesh = chain.need::<SphereMesh>(&SPHERE_MESH, &COLLIDER)?;
+        let scatter = chain.need::<Scatter>(&SCATTER, &COLLIDER)?;
+        if scatter.key != mesh.key
+            || scatter.origin.to_array().map(f64::to_bits) != mesh.origin.to_array().map(f64::to_bits)
+        {
+            return Err(DumpError::new(format!(
+                "scatter (key {}) and sphere_mesh (key {}) are not of one region, or their origins differ",
+                scatter.key, mesh.key
+            )));
+        }
+        Ok(region_collider(mesh, scatter))
     }
 
     fn key(c: &Collider) -> Option<RegionKey> {

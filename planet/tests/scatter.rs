@@ -182,7 +182,8 @@ fn realised_density_is_what_the_rules_and_the_habitat_ask() {
         let to_uv = |x: u32| 2.0 * (x as i32 * 32) as f32 / n - 1.0;
         let (lo, hi) = ([to_uv(key.x), to_uv(key.y)], [to_uv(key.x + 1), to_uv(key.y + 1)]);
         let pad = |a: [f32; 2], d: f32| [a[0] + d, a[1] + d];
-        let habitat = Habitat::new(t, &placements, key.face(), pad(lo, -0.01), pad(hi, 0.01));
+        let needs = vec![(pad(lo, -0.01), pad(hi, 0.01)); placements.len()];
+        let habitat = Habitat::new(t, &placements, key.face(), &needs);
         for (index, rule) in placements.iter().enumerate() {
             let (first, last) = cells_over(rule, lo, hi);
             for j in first[1]..last[1] {

@@ -81,14 +81,24 @@ impl Habitat {
         2.0 / self.nodes_across as f32
     }
 
-    /// The habitat of `face` covering face coordinates `lo..=hi` (u, v).
+    /// The habitat of `face` where each rule is read: `needs[k]`, the face
+    /// coordinates `lo..=hi` (u, v) where `placements[k]`'s factor is asked.
+    /// Every node holds its surface; a rule's factor is made only at the
+    /// nodes around its own rectangle (the rest hold NaN, never read).
     #[must_use]
-    pub fn new(terrain: &Terrain, placements: &[Placement], face: Face, lo: [f32; 2], hi: [f32; 2]) -> Self {
+    pub fn new(terrain: &Terrain, placements: &[Placement], face: Face, needs: &[([f32; 2], [f32; 2])]) -> Self {
         let nodes_across = terrain.grid.cells_across(0) / HABITAT_CELLS;
         let step = 2.0 / nodes_across as f32;
         let index = |t: f32| ((t + 1.0) / step).floor() as i32;
-        let first = [index(lo[0]).clamp(0, nodes_across), index(lo[1]).clamp(0, nodes_across)];
-        let last = [(index(hi[0]) + 1).clamp(0, nodes_across), (index(hi[1]) + 1).clamp(0, nodes_across)];
+        // The nodes around a rectangle: those its bilinear lookups read.
+        let nodes = |(lo, hi): ([f32; 2], [f32; 2])| {
+            let first = [index(lo[0]).clamp(0, nodes_across), index(lo[1]).clamp(0, nodes_across)];
+            let last = [(index(hi[0]) + 1).clamp(0, nodes_across), (index(hi[1]) + 1).clamp(0, nodes_across)];
+            (first, last)
+        };
+        let ranges: Vec<([i32; 2], [i32; 2])> = needs.iter().copied().map(nodes).collect();
+        let first = ranges.iter().fold([nodes_across; 2], |f, r| [f[0].min(r.0[0]), f[1].min(r.0[1])]);
+        let last = ranges.iter().fold([0; 2], |l, r| [l[0].max(r.1[0]), l[1].max(r.1[1])]);
         let (width, height) = ((last[0] - first[0] + 1) as usize, (last[1] - first[1] + 1) as usize);
         let r = &terrain.recipe;
         let radius = terrain.grid.radius_m;
@@ -133,7 +143,12 @@ impl Habitat {
                     || r.materials[g.surface[0] as usize].emission > 0.5;
                 let dry = h > sea + 0.5;
                 surface_m.push(h);
-                for (p, noise) in placements.iter().zip(&noises) {
+                let (i, j) = (first[0] + a as i32, first[1] + b as i32);
+                for ((p, noise), (lo, hi)) in placements.iter().zip(&noises).zip(&ranges) {
+                    if !(lo[0]..=hi[0]).contains(&i) || !(lo[1]..=hi[1]).contains(&j) {
+                        factors.push(f32::NAN);
+                        continue;
+                    }
                     let rule = &r.scatter[p.rule as usize];
                     let allowed = dry
                         && slope_deg <= rule.max_slope_deg
@@ -183,13 +198,17 @@ impl Habitat {
     /// refused on their roll alone.
     #[must_use]
     pub fn max_factor(&self, rule: usize) -> f32 {
+        // f32::max skips the NaNs of the nodes the rule is not read at.
         self.factors.iter().skip(rule).step_by(self.rules).fold(0.0, |a, &f| a.max(f))
     }
 
-    /// Rule `rule`'s density factor at (u, v) (a position in `placements`).
+    /// Rule `rule`'s density factor at (u, v) (a position in `placements`),
+    /// within the rectangle it was made for.
     #[must_use]
     pub fn factor(&self, rule: usize, u: f32, v: f32) -> f32 {
-        self.corners(u, v).iter().map(|&(n, w)| self.factors[n * self.rules + rule] * w).sum()
+        let f = self.corners(u, v).iter().map(|&(n, w)| self.factors[n * self.rules + rule] * w).sum();
+        debug_assert!(!f32::is_nan(f), "rule {rule} read at ({u}, {v}), outside the rectangle it was made for");
+        f
     }
 
     /// The 2D surface's height above the base radius at (u, v), interpolated.

@@ -214,14 +214,14 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
     let units_per_m = 1.0 / (MIN_FACE_SCALE * radius * core::f32::consts::FRAC_PI_4);
     // Children reach out from parents beyond the footprint.
     let reach = |p: &Placement| match p.children() {
-        Some(ch) if lod <= CHILD_MAX_LOD => p.size_m[1] * ch.reach[1] * units_per_m,
-        _ => 0.0,
+        Some(ch) if lod <= CHILD_MAX_LOD => Some(p.size_m[1] * ch.reach[1] * units_per_m),
+        _ => None,
     };
-    let margin = placements.iter().map(reach).fold(0.0f32, f32::max);
-    let widest_cell = placements.iter().map(Placement::cell_units).fold(0.0f32, f32::max);
-    let pad = margin + widest_cell;
-    let habitat =
-        Habitat::new(terrain, &placements, key.face(), [lo[0] - pad, lo[1] - pad], [hi[0] + pad, hi[1] + pad]);
+    // Where each rule's density is read: at candidates whose children can
+    // reach the region (a rule with children), or that the region holds.
+    let grown = |m: f32| ([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]);
+    let needs: Vec<([f32; 2], [f32; 2])> = placements.iter().map(|p| grown(reach(p).unwrap_or(0.0))).collect();
+    let habitat = Habitat::new(terrain, &placements, key.face(), &needs);
     let r = &terrain.recipe;
     let mut region = Region {
         terrain,
@@ -240,7 +240,8 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
     let seed = scatter_seed(terrain.seed);
     for (index, p) in placements.iter().enumerate() {
         let rule = &r.scatter[p.rule as usize];
-        let m = reach(p);
+        let with_children = reach(p);
+        let m = with_children.unwrap_or(0.0);
         let (first, last) = cells_over(p, [lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]);
         // No cell's chance is above this: a cell's area is at most the face
         // centre's (the warp only shrinks cells) and its factor at most the
@@ -256,18 +257,26 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
                 if rolled >= bound {
                     continue;
                 }
+                // Only a candidate the region holds matters, or one whose
+                // children can reach it (a child lands within `m` of it).
+                let (near_lo, near_hi) = grown(m);
+                let near = (near_lo[0]..=near_hi[0]).contains(&c.u) && (near_lo[1]..=near_hi[1]).contains(&c.v);
+                let held = near && region.holds(c.u, c.v);
+                if !held && (with_children.is_none() || !near) {
+                    continue;
+                }
                 let chance = p.per_m2 * habitat.factor(index, c.u, c.v) * cell_area_m2(p, i, j, radius);
                 if rolled >= chance {
                     continue;
                 }
                 let size_m = size_between(p.size_m, c.roll(roll::SIZE));
                 if lod <= p.max_lod
-                    && region.holds(c.u, c.v)
+                    && held
                     && let Some(position) = region.seat(&habitat, c.u, c.v, p.rule, false)
                 {
                     out.objects.push(object(&c, p.rule, p.kind, false, position, size_m, rule.color, 1.0));
                 }
-                if lod <= CHILD_MAX_LOD
+                if with_children.is_some()
                     && let Some(ch) = p.children()
                 {
                     children(&mut region, &habitat, &mut out.objects, &c, p, &ch, size_m, rule.color, units_per_m);

@@ -64,38 +64,41 @@ impl Seater {
         let key = mesh.key;
         let layer_m = grid.layer_m(key.lod);
         let origin_cell = [key.x as i32 * REGION_CELLS - MARGIN, key.y as i32 * REGION_CELLS - MARGIN];
+        let origin = [origin_cell[0] as f32, origin_cell[1] as f32];
         let part = &mesh.terrain;
+        // Each vertex in the grid frame once (a vertex is in about six
+        // triangles); None for one in a neighbour face's frame, not in this grid.
+        let corners: Vec<Option<([f32; 3], f32)>> =
+            part.vertices.iter().map(|v| (v.face == key.face).then(|| grid_corner(v, layer_m))).collect();
         let mut triangles = Vec::with_capacity((part.triangles.len() + part.overlap.len()) / 3);
+        // Per triangle, the buckets its (x, y) bounds span: low x, low y, high x, high y.
+        let mut spans: Vec<[u8; 4]> = Vec::with_capacity(triangles.capacity());
+        // Relative to the first bucket's corner (exact: both are on the same
+        // grid of f32s) a coordinate truncates to its bucket, as `floor` would
+        // (one below it clamps to the first bucket either way).
+        let bucket = |t: f32, o: f32| ((t - o) as i32).clamp(0, SIDE - 1) as u8;
         for tri in part.triangles.chunks_exact(3).chain(part.overlap.chunks_exact(3)) {
-            let vs =
-                [&part.vertices[tri[0] as usize], &part.vertices[tri[1] as usize], &part.vertices[tri[2] as usize]];
-            // Vertices in a neighbour face's frame are not in this grid.
-            if vs.iter().any(|v| v.face != key.face) {
+            let (Some(a), Some(b), Some(c)) =
+                (corners[tri[0] as usize], corners[tri[1] as usize], corners[tri[2] as usize])
+            else {
                 continue;
-            }
-            let c = vs.map(|v| grid_corner(v, layer_m));
-            let normal_z: f32 = vs.iter().map(|v| v.face_normal.z).sum();
+            };
+            let c = [a, b, c];
+            let normal_z: f32 = tri.iter().map(|&i| part.vertices[i as usize].face_normal.z).sum();
+            let (xs, ys) = (c.map(|c| c.0[0]), c.map(|c| c.0[1]));
+            spans.push([
+                bucket(xs[0].min(xs[1]).min(xs[2]), origin[0]),
+                bucket(ys[0].min(ys[1]).min(ys[2]), origin[1]),
+                bucket(xs[0].max(xs[1]).max(xs[2]), origin[0]),
+                bucket(ys[0].max(ys[1]).max(ys[2]), origin[1]),
+            ]);
             triangles.push(Flat { corners: c.map(|c| c.0), layers: c.map(|c| c.1), up: normal_z > 0.0 });
         }
-        let bucket = |x: f32, y: f32| {
-            (
-                (x.floor() as i32 - origin_cell[0]).clamp(0, SIDE - 1),
-                (y.floor() as i32 - origin_cell[1]).clamp(0, SIDE - 1),
-            )
-        };
         let mut counts = vec![0u32; (SIDE * SIDE) as usize + 1];
-        let spans: Vec<((i32, i32), (i32, i32))> = triangles
-            .iter()
-            .map(|t| {
-                let (lx, ly) = t.corners.iter().fold((f32::MAX, f32::MAX), |a, c| (a.0.min(c[0]), a.1.min(c[1])));
-                let (hx, hy) = t.corners.iter().fold((f32::MIN, f32::MIN), |a, c| (a.0.max(c[0]), a.1.max(c[1])));
-                (bucket(lx, ly), bucket(hx, hy))
-            })
-            .collect();
-        for &((x0, y0), (x1, y1)) in &spans {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    counts[(y * SIDE + x) as usize + 1] += 1;
+        for &[x0, y0, x1, y1] in &spans {
+            for y in usize::from(y0)..=usize::from(y1) {
+                for x in usize::from(x0)..=usize::from(x1) {
+                    counts[y * SIDE as usize + x + 1] += 1;
                 }
             }
         }
@@ -104,10 +107,10 @@ impl Seater {
         }
         let mut fill = counts.clone();
         let mut members = vec![0u32; counts[counts.len() - 1] as usize];
-        for (t, &((x0, y0), (x1, y1))) in spans.iter().enumerate() {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let b = (y * SIDE + x) as usize;
+        for (t, &[x0, y0, x1, y1]) in spans.iter().enumerate() {
+            for y in usize::from(y0)..=usize::from(y1) {
+                for x in usize::from(x0)..=usize::from(x1) {
+                    let b = y * SIDE as usize + x;
                     members[fill[b] as usize] = t as u32;
                     fill[b] += 1;
                 }
@@ -116,12 +119,19 @@ impl Seater {
         Self { key, origin_cell, triangles, starts: counts, members }
     }
 
+    /// probe
+    pub fn stats(&self) -> String {
+        format!("triangles {} members {}", self.triangles.len(), self.members.len())
+    }
+
     /// The ground under grid point (x, y) (cells of the region's face at its LOD).
     pub fn seat(&self, x: f32, y: f32) -> Result<Seat, NoSeat> {
-        let (bx, by) = (x.floor() as i32 - self.origin_cell[0], y.floor() as i32 - self.origin_cell[1]);
-        if !(0..SIDE).contains(&bx) || !(0..SIDE).contains(&by) {
+        // Relative to the first bucket's corner, as in `new`.
+        let (rx, ry) = (x - self.origin_cell[0] as f32, y - self.origin_cell[1] as f32);
+        if !(0.0..SIDE as f32).contains(&rx) || !(0.0..SIDE as f32).contains(&ry) {
             return Err(NoSeat::NoGround);
         }
+        let (bx, by) = (rx as i32, ry as i32);
         let b = (by * SIDE + bx) as usize;
         let mut top: Option<(f32, f32)> = None; // height, layer
         let mut hits = [0f32; 16];

@@ -88,13 +88,22 @@ pub struct PlanetBuilder {
     workspaces: Mutex<Vec<MeshWorkspace>>,
     /// Stage completions.
     pub counters: StageCounters,
+    /// Whether regions get their scatter (off only to measure what it costs).
+    scatter: bool,
 }
 
 impl PlanetBuilder {
     /// A builder for the planet of `terrain`.
     #[must_use]
     pub fn new(terrain: Arc<Terrain>) -> Self {
-        Self { terrain, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default() }
+        Self { terrain, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default(), scatter: true }
+    }
+
+    /// The builder with its regions' scatter on or off (every region then
+    /// holds no objects: what a run without scatter would cost).
+    #[must_use]
+    pub fn with_scatter(self, scatter: bool) -> Self {
+        Self { scatter, ..self }
     }
 
     /// The planet's terrain.
@@ -107,7 +116,11 @@ impl PlanetBuilder {
 impl RegionBuilder for PlanetBuilder {
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
-        let input = RegionInput { workspace: Some(&workspace), ..RegionInput::of_terrain(&self.terrain, key) };
+        let input = RegionInput {
+            workspace: Some(&workspace),
+            scatter: self.scatter,
+            ..RegionInput::of_terrain(&self.terrain, key)
+        };
         let mut times = StageTimes::default();
         let run = Pipeline::standard().run_region(&input, &|| cancel.is_cancelled(), |i, t| {
             times.0[i] = t;

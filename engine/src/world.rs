@@ -41,6 +41,9 @@ pub struct WorldSettings {
     /// Extra time every region job spends before its stages: zero, except
     /// where a test plants a slow stage (the smoke tests check they catch it).
     pub slow_builds: Duration,
+    /// Whether regions get their trees, rocks and grass (off only to
+    /// measure what scatter costs: `planet capture --no-scatter`).
+    pub scatter: bool,
 }
 
 impl Default for WorldSettings {
@@ -53,6 +56,7 @@ impl Default for WorldSettings {
             detach_radii: 7.0,
             proxy_quads: PROXY_QUADS,
             slow_builds: Duration::ZERO,
+            scatter: true,
         }
     }
 }
@@ -215,7 +219,7 @@ impl World {
             self.attached = None;
             if attach {
                 let planet = &self.planets[near_index as usize];
-                let stages = PlanetBuilder::new(Arc::clone(&planet.terrain));
+                let stages = PlanetBuilder::new(Arc::clone(&planet.terrain)).with_scatter(self.settings.scatter);
                 let builder = Arc::new(WorldBuilder { stages, delay: self.settings.slow_builds });
                 let signature = self.system.planets[near_index as usize].signature();
                 let streamer = Streamer::new(

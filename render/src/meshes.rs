@@ -112,6 +112,26 @@ pub fn far_m(kind: ScatterKind) -> f32 {
     }
 }
 
+/// Beyond these distances, metres, a kind's objects are drawn with their
+/// low model, then with their impostor (`planet::scatter::models::LEVELS`).
+#[must_use]
+pub fn level_m(kind: ScatterKind) -> [f32; 2] {
+    match kind {
+        ScatterKind::Tree => [80.0, 400.0],
+        ScatterKind::Bush => [30.0, 120.0],
+        ScatterKind::Grass => [20.0, 45.0],
+        ScatterKind::Rock => [40.0, 200.0],
+        ScatterKind::Crystal => [60.0, 300.0],
+    }
+}
+
+/// The detail level (0 full, 1 low, 2 impostor) a kind is drawn at from `distance_m`.
+#[must_use]
+pub fn level(kind: ScatterKind, distance_m: f64) -> usize {
+    let [low, impostor] = level_m(kind).map(f64::from);
+    usize::from(distance_m >= low) + usize::from(distance_m >= impostor)
+}
+
 /// A region's scattered objects on the GPU, grouped by model type.
 #[derive(Debug)]
 pub struct GpuObjects {
@@ -340,4 +360,32 @@ impl GpuProxy {
             None
         }
     }
+}
+
+/// Per kind (in `planet::scatter::KINDS` order), the objects of the shown
+/// regions that a frame of `camera` (system space, the renderer's culling
+/// camera) draws whole within `within_m`: in its view, and nearer than
+/// both that and where their kind starts to thin out (0.6 of its far distance).
+#[must_use]
+pub fn objects_within(
+    world: &engine::World,
+    camera: &engine::Camera,
+    within_m: f64,
+) -> [u64; planet::scatter::KINDS.len()] {
+    let eye = camera.position;
+    let mut counts = [0; planet::scatter::KINDS.len()];
+    let Some(attached) = world.attached() else { return counts };
+    let centre = world.planets[attached.planet as usize].position;
+    for region in attached.streamer.shown_regions() {
+        let Some(scatter) = &region.scatter else { continue };
+        let origin = centre + scatter.origin;
+        for o in &scatter.objects {
+            let reach = within_m.min(0.6 * f64::from(far_m(o.kind)));
+            let at = origin + o.position.as_dvec3();
+            if at.distance_squared(eye) < reach * reach && camera.sees(at, f64::from(o.size_m)) {
+                counts[planet::scatter::kind_index(o.kind)] += 1;
+            }
+        }
+    }
+    counts
 }

@@ -11,8 +11,8 @@ pub struct GpuModels {
     pub vertices: wgpu::Buffer,
     /// Indices, u32.
     pub indices: wgpu::Buffer,
-    /// Per type, its range.
-    pub ranges: Vec<ModelRange>,
+    /// Per type and level (`type * LEVELS + level`), its range.
+    pub levels: Vec<ModelRange>,
 }
 
 impl GpuModels {
@@ -26,7 +26,7 @@ impl GpuModels {
         Self {
             vertices: buffer("models", bytemuck::cast_slice(&set.vertices), wgpu::BufferUsages::VERTEX),
             indices: buffer("models", bytemuck::cast_slice(&set.indices), wgpu::BufferUsages::INDEX),
-            ranges: set.ranges,
+            levels: set.levels,
         }
     }
 }

@@ -15,7 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use engine::{Camera, Pose, World};
 use glam::{DVec3, Mat4, Vec3};
 use planet::mesh::Vertex;
-use planet::scatter::models::ModelVertex;
+use planet::scatter::models::{IMPOSTOR, LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
 use crate::gpu::Gpu;
@@ -142,6 +142,8 @@ struct ObjectDraw<'a> {
     glide: f32,
     instances: &'a wgpu::Buffer,
     model: usize,
+    /// Its detail level (`planet::scatter::models::LEVELS`).
+    level: usize,
     first: u32,
     count: u32,
 }
@@ -580,7 +582,7 @@ impl Renderer {
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         let object_slot = |o: &ObjectDraw<'_>| DrawGpu {
-            info: [o.planet as f32, o.far_m, o.glide, 0.0],
+            info: [o.planet as f32, o.far_m, o.glide, if o.level == IMPOSTOR { 1.0 } else { 0.0 }],
             ..self.slot(o.planet, o.offset, o.local, o.fade, false)
         };
         let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
@@ -652,7 +654,7 @@ impl Renderer {
                     let slot = (draws.len() + i) as u64 * DRAW_SLOT;
                     pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
                     pass.set_vertex_buffer(1, o.instances.slice(..));
-                    let model = self.models.ranges[o.model];
+                    let model = self.models.levels[o.model * LEVELS + o.level];
                     pass.draw_indexed(model.first..model.first + model.count, 0, o.first..o.first + o.count);
                     stats.draws += 1;
                     stats.object_draws += 1;
@@ -791,6 +793,7 @@ fn object_draws<'a>(
                 glide: crate::glide::remaining(now - region.shown_at),
                 instances: &objects.instances,
                 model: t,
+                level: crate::meshes::level(kind, distance),
                 first,
                 count,
             });

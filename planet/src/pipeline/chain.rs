@@ -28,19 +28,22 @@ pub struct RegionInput<'a> {
     pub terrain: Option<&'a Terrain>,
     /// Scratch memory for the polygonizers, when the caller keeps one.
     pub workspace: Option<&'a Mutex<MeshWorkspace>>,
+    /// Whether the scatter stage places objects (true but where a caller
+    /// measures what scatter costs: off, it gives every region none).
+    pub scatter: bool,
 }
 
 impl<'a> RegionInput<'a> {
     /// The input of a region of a planet of `recipe`, with nothing lent.
     #[must_use]
     pub fn new(recipe: &'a SystemRecipe, planet: u32, key: RegionKey) -> Self {
-        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None }
+        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true }
     }
 
     /// The input of a region of `terrain`'s planet, as the engine builds it.
     #[must_use]
     pub fn of_terrain(terrain: &'a Terrain, key: RegionKey) -> Self {
-        Self { recipe: None, planet: 0, key, terrain: Some(terrain), workspace: None }
+        Self { recipe: None, planet: 0, key, terrain: Some(terrain), workspace: None, scatter: true }
     }
 
     /// The planet's terrain: the one lent, or one built from the chain's plan.

@@ -41,8 +41,12 @@ pub struct ModelSet {
     pub vertices: Vec<ModelVertex>,
     /// Indices (u32).
     pub indices: Vec<u32>,
-    /// Per type (`kind_index * VARIANTS + variant`), its range.
+    /// Per type (`kind_index * VARIANTS + variant`), its full model's range.
     pub ranges: Vec<ModelRange>,
+    /// Per type and level (`type * LEVELS + level`), that level's range:
+    /// the full model, a low one (half the sides, an unsubdivided
+    /// icosahedron), and the impostor (see [`IMPOSTOR`]).
+    pub levels: Vec<ModelRange>,
     /// Per type, the part of its range that is solid to a walker: a tree's
     /// trunk (its first triangles), a whole boulder; empty for the rest.
     pub solid: Vec<ModelRange>,
@@ -50,6 +54,14 @@ pub struct ModelSet {
 
 /// Model types: kinds times variants.
 pub const TYPES: usize = KINDS.len() * VARIANTS as usize;
+
+/// Detail levels of every model: full, low, impostor.
+pub const LEVELS: usize = 3;
+
+/// The impostor level: a flat silhouette in the model's x-y plane (z = 0)
+/// that the objects shader turns to face the camera about the local up (a
+/// cylindrical billboard), drawn beyond a distance per kind.
+pub const IMPOSTOR: usize = 2;
 
 /// The colour of a vertex with `tint` 0 (trunks, stems), linear RGB; the
 /// renderer's objects shader mixes it with the instance's colour by the tint.
@@ -63,6 +75,8 @@ pub fn type_of(object: &ScatterObject) -> usize {
 
 struct Builder<'a> {
     set: &'a mut ModelSet,
+    /// 0: full; 1: low (half the sides, an unsubdivided icosahedron).
+    detail: u8,
 }
 
 impl Builder<'_> {
@@ -78,6 +92,7 @@ impl Builder<'_> {
 
     /// A cone or prism side: a ring of `sides` at `y0` (radius `r0`) to a ring at `y1` (radius `r1`).
     fn frustum(&mut self, centre: Vec3, sides: u32, (y0, r0): (f32, f32), (y1, r1): (f32, f32), tint: f32) {
+        let sides = if self.detail == 0 { sides } else { (sides / 2).max(3) };
         let at = |k: u32, y: f32, r: f32| {
             let a = k as f32 / sides as f32 * core::f32::consts::TAU;
             centre + Vec3::new(libm::cosf(a) * r, y, libm::sinf(a) * r)
@@ -93,7 +108,8 @@ impl Builder<'_> {
 
     /// An icosphere (one subdivision) scaled by `scale`, each vertex pushed out by `bump(dir)`.
     fn ball(&mut self, centre: Vec3, scale: Vec3, tint: f32, bump: &dyn Fn(Vec3) -> f32) {
-        for [a, b, c] in icosphere() {
+        let faces = if self.detail == 0 { icosphere() } else { icosahedron() };
+        for [a, b, c] in faces {
             let p = |d: Vec3| centre + d * scale * bump(d);
             self.triangle(p(a), p(b), p(c), tint);
         }
@@ -102,6 +118,16 @@ impl Builder<'_> {
 
 /// The 80 faces of a once-subdivided icosahedron, as unit vectors.
 fn icosphere() -> Vec<[Vec3; 3]> {
+    let mut out = Vec::with_capacity(80);
+    for [a, b, c] in icosahedron() {
+        let (ab, bc, ca) = ((a + b).normalize(), (b + c).normalize(), (c + a).normalize());
+        out.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+    }
+    out
+}
+
+/// The 20 faces of an icosahedron, as unit vectors.
+fn icosahedron() -> Vec<[Vec3; 3]> {
     let t = (1.0 + libm::sqrtf(5.0)) / 2.0;
     let v: Vec<Vec3> = [
         (-1.0, t, 0.0),
@@ -142,13 +168,7 @@ fn icosphere() -> Vec<[Vec3; 3]> {
         [8, 6, 7],
         [9, 8, 1],
     ];
-    let mut out = Vec::with_capacity(80);
-    for [a, b, c] in faces {
-        let (a, b, c) = (v[a], v[b], v[c]);
-        let (ab, bc, ca) = ((a + b).normalize(), (b + c).normalize(), (c + a).normalize());
-        out.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-    }
-    out
+    faces.iter().map(|&[a, b, c]| [v[a], v[b], v[c]]).collect()
 }
 
 /// A bump in [1 - amount, 1 + amount] from a hash of a direction (rocks, bushes).
@@ -188,7 +208,7 @@ fn model(b: &mut Builder<'_>, kind: usize, variant: u8) {
         }
         ScatterKind::Grass => {
             // A fan of blades, each a thin triangle leaning out.
-            let blades = 5 + u32::from(variant);
+            let blades = if b.detail == 0 { 5 + u32::from(variant) } else { 3 };
             for k in 0..blades {
                 let a = k as f32 / blades as f32 * core::f32::consts::TAU + f32::from(variant);
                 let (c, s) = (libm::cosf(a), libm::sinf(a));
@@ -215,30 +235,89 @@ fn model(b: &mut Builder<'_>, kind: usize, variant: u8) {
     }
 }
 
+/// A type's impostor: its silhouette seen from the side, in the x-y plane,
+/// facing +z (the shader turns it to the camera). Trees are a trunk and a
+/// crown (a triangle for the conifer, an octagon for the others), the rest
+/// an octagon or a spike the size of their model.
+fn impostor(b: &mut Builder<'_>, kind: usize, variant: u8) {
+    let quad = |b: &mut Builder<'_>, (x0, y0): (f32, f32), (x1, y1): (f32, f32), tint: f32| {
+        b.triangle(Vec3::new(x0, y0, 0.0), Vec3::new(x1, y0, 0.0), Vec3::new(x1, y1, 0.0), tint);
+        b.triangle(Vec3::new(x0, y0, 0.0), Vec3::new(x1, y1, 0.0), Vec3::new(x0, y1, 0.0), tint);
+    };
+    // An octagon centred at (0, y) with half-width w and half-height h.
+    let blob = |b: &mut Builder<'_>, y: f32, w: f32, h: f32, tint: f32| {
+        let at = |k: u32| {
+            let a = k as f32 / 8.0 * core::f32::consts::TAU;
+            Vec3::new(libm::cosf(a) * w, y + libm::sinf(a) * h, 0.0)
+        };
+        for k in 0..8 {
+            b.triangle(Vec3::new(0.0, y, 0.0), at(k), at(k + 1), tint);
+        }
+    };
+    match KINDS[kind] {
+        ScatterKind::Tree => {
+            quad(b, (-0.04, 0.0), (0.04, 0.45), TRUNK);
+            match variant {
+                0 => b.triangle(
+                    Vec3::new(-0.28, 0.25, 0.0),
+                    Vec3::new(0.28, 0.25, 0.0),
+                    Vec3::new(0.0, 1.07, 0.0),
+                    LEAVES,
+                ),
+                1 => blob(b, 0.62, 0.33, 0.34, LEAVES),
+                _ => blob(b, 0.66, 0.2, 0.36, LEAVES),
+            }
+        }
+        ScatterKind::Bush => {
+            let h = [0.55, 0.7, 0.45][variant as usize % 3];
+            blob(b, h * 0.45, 0.5, h * 0.5, LEAVES);
+        }
+        ScatterKind::Grass => {
+            b.triangle(Vec3::new(-0.2, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0), LEAVES)
+        }
+        ScatterKind::Rock => {
+            let flat = [0.6, 0.8, 0.45][variant as usize % 3];
+            blob(b, flat * 0.3, 0.5, flat * 0.55, LEAVES);
+        }
+        ScatterKind::Crystal => {
+            b.triangle(Vec3::new(-0.12, 0.0, 0.0), Vec3::new(0.12, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0), LEAVES);
+        }
+    }
+}
+
 impl ModelSet {
-    /// Every kind's variants.
+    /// Every kind's variants, at every level.
     #[must_use]
     pub fn generate() -> Self {
         let mut set = Self::default();
         for kind in 0..KINDS.len() {
             for variant in 0..VARIANTS {
-                let first = set.indices.len() as u32;
-                model(&mut Builder { set: &mut set }, kind, variant);
-                let count = set.indices.len() as u32 - first;
-                set.ranges.push(ModelRange { first, count });
+                for level in 0..LEVELS {
+                    let first = set.indices.len() as u32;
+                    let mut b = Builder { set: &mut set, detail: level as u8 };
+                    if level == IMPOSTOR {
+                        impostor(&mut b, kind, variant);
+                    } else {
+                        model(&mut b, kind, variant);
+                    }
+                    let count = set.indices.len() as u32 - first;
+                    set.levels.push(ModelRange { first, count });
+                }
+                let full = set.levels[set.levels.len() - LEVELS];
+                set.ranges.push(full);
                 let solid = match KINDS[kind] {
                     // Trunks are built first and are the only untinted triangles of a tree.
                     ScatterKind::Tree => {
-                        set.indices[first as usize..]
+                        set.indices[full.first as usize..]
                             .chunks_exact(3)
                             .take_while(|t| set.vertices[t[0] as usize].tint == TRUNK)
                             .count() as u32
                             * 3
                     }
-                    ScatterKind::Rock => count,
+                    ScatterKind::Rock => full.count,
                     _ => 0,
                 };
-                set.solid.push(ModelRange { first, count: solid });
+                set.solid.push(ModelRange { first: full.first, count: solid });
             }
         }
         set
@@ -285,6 +364,42 @@ mod tests {
             // Standing on the origin, about a unit tall or wide, never far off it.
             assert!(lo.y >= -0.2 && hi.y <= 1.3 && hi.y >= 0.2, "type {t}: y from {} to {}", lo.y, hi.y);
             assert!(lo.x >= -0.8 && hi.x <= 0.8, "type {t}: x from {} to {}", lo.x, hi.x);
+        }
+    }
+
+    /// Every type has its three levels, each cheaper than the one before;
+    /// the low model spans about the full one's box, and the impostor is
+    /// flat, facing +z, as tall as the model and no wider.
+    #[test]
+    fn every_type_has_cheaper_levels_and_a_flat_impostor() {
+        let set = ModelSet::generate();
+        assert_eq!(set.levels.len(), TYPES * LEVELS);
+        let bounds = |r: &ModelRange| {
+            set.indices[r.first as usize..(r.first + r.count) as usize]
+                .iter()
+                .map(|&i| Vec3::from(set.vertices[i as usize].position))
+                .fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| (lo.min(p), hi.max(p)))
+        };
+        for t in 0..TYPES {
+            let [full, low, far] = [0, 1, 2].map(|l| set.levels[t * LEVELS + l]);
+            assert_eq!(full, set.ranges[t]);
+            assert!(
+                full.count > low.count && low.count > far.count && far.count >= 3,
+                "type {t}: {full:?} {low:?} {far:?}"
+            );
+            let (flo, fhi) = bounds(&full);
+            let (llo, lhi) = bounds(&low);
+            let off = (fhi - lhi).abs().max_element().max((flo - llo).abs().max_element());
+            assert!(off < 0.25, "type {t}: the low model's box is {off} off the full one's");
+            let (ilo, ihi) = bounds(&far);
+            assert!(ilo.z == 0.0 && ihi.z == 0.0, "type {t}: the impostor is not flat");
+            assert!(
+                (ihi.y - fhi.y).abs() < 0.15 * fhi.y.max(0.3),
+                "type {t}: impostor {} tall, model {}",
+                ihi.y,
+                fhi.y
+            );
+            assert!(ihi.x <= fhi.x + 0.05 && ilo.x >= flo.x - 0.05, "type {t}: the impostor is wider than the model");
         }
     }
 

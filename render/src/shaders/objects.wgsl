@@ -11,7 +11,8 @@ struct Draw {
     // unused here.
     texture_origin: vec4<f32>,
     // x: planet index; y: the type's far distance, m; z: the share of
-    // their glide carried objects still have to go (1 on arrival, 0 after GLIDE_S).
+    // their glide carried objects still have to go (1 on arrival, 0 after
+    // GLIDE_S); w: 1 when drawing impostors (flat, turned to the camera).
     info: vec4<f32>,
 };
 
@@ -56,13 +57,23 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     let forward = cross(side, up);
     let c = cos(in.yaw);
     let s = sin(in.yaw);
-    let x = side * c + forward * s;
-    let z = forward * c - side * s;
+    var x = side * c + forward * s;
+    var z = forward * c - side * s;
+    var normal = x * in.normal.x + up * in.normal.y + z * in.normal.z;
+    if draw.info.w > 0.5 {
+        // An impostor: its plane turned about up to face the camera (at the
+        // origin of these camera-relative positions), lit as a crown would
+        // be, half towards the camera and half up.
+        let toward = -base - up * dot(-base, up);
+        z = normalize(select(forward, toward, dot(toward, toward) > 1e-6));
+        x = cross(up, z);
+        normal = normalize(z + up);
+    }
     let p = base + (x * in.position.x + up * in.position.y + z * in.position.z) * in.size;
     var out: VsOut;
     out.clip = frame.view_proj * vec4<f32>(p, 1.0);
     out.relative = p;
-    out.normal = x * in.normal.x + up * in.normal.y + z * in.normal.z;
+    out.normal = normal;
     let trunk = vec3<f32>(0.18, 0.12, 0.07); // models::TRUNK_COLOR
     out.albedo = mix(trunk, in.color.rgb, in.tint);
     let far = draw.info.y;

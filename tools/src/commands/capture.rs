@@ -48,14 +48,22 @@ pub struct Args {
     /// Print frame statistics (draws, triangles, uploads) of the capture.
     #[arg(long)]
     stats: bool,
+    /// Build every region without its scatter (no trees, rocks or grass): what they cost.
+    #[arg(long)]
+    no_scatter: bool,
 }
 
 /// The world for a command: the system, its settings, on `threads` job threads.
 pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result<World, Failure> {
+    world_with(system, threads, true)
+}
+
+/// [`world`], with its regions' scatter on or off.
+pub fn world_with(system: Option<&std::path::Path>, threads: Option<usize>, scatter: bool) -> Result<World, Failure> {
     let plan = load::system(system)?;
     // The range was checked when the flag was parsed (`flags::threads`).
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    Ok(World::new(Arc::new(plan), WorldSettings { threads, ..WorldSettings::default() }))
+    Ok(World::new(Arc::new(plan), WorldSettings { threads, scatter, ..WorldSettings::default() }))
 }
 
 /// A headless capture, or a failure that says how to get a device.
@@ -69,7 +77,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let size = args.size.pair();
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
-    let world = world(args.system.as_deref(), args.threads)?;
+    let world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
     // The view's planet and numbers against the system before the device starts.
     view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let mut capture = headless(world, size)?;
@@ -94,6 +102,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             s.resident_regions,
             capture.renderer.uploaded_bytes() as f64 / f64::from(1 << 20),
             started.elapsed().as_secs_f64()
+        );
+        let pose = view.pose(&capture.world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
+        let camera = ViewCamera::new(pose).engine_camera(f64::from(size.0) / f64::from(size.1));
+        let near = render::objects_within(&capture.world, &camera, 1000.0);
+        let kinds: Vec<String> = planet::scatter::KINDS
+            .iter()
+            .zip(near)
+            .map(|(k, n)| format!("{n} {}", planet::scatter::kind_name(*k)))
+            .collect();
+        outln!(
+            "objects: {} instanced draws of {} instances; {} in view within 1 km, drawn whole ({})",
+            s.object_draws,
+            s.objects,
+            near.iter().sum::<u64>(),
+            kinds.join(", ")
         );
     }
     outln!("{}", args.out.display());

@@ -38,6 +38,9 @@ impl RegionStage for ScatterStage {
             )));
         }
         terrain.grid.check(mesh.key).map_err(|e| DumpError::new(format!("cube_mesh key {}: {e}", mesh.key)))?;
+        if !input.scatter {
+            return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new() });
+        }
         Ok(scatter(&terrain, columns, mesh, sphere.origin))
     }
 

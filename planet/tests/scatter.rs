@@ -308,7 +308,7 @@ fn trunks_and_boulders_are_in_the_walkers_collider() {
                     };
                     for k in 0..8 {
                         let a = k as f32 * std::f32::consts::FRAC_PI_4;
-                        let side = x * a.cos() + z * a.sin();
+                        let side = x * libm::cosf(a) + z * libm::sinf(a);
                         let from = o.position + up * height + side * reach;
                         let hit = full.cast_ray(from, -side, reach);
                         assert!(

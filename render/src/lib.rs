@@ -15,6 +15,7 @@
 //! shot.image.save("shot.png").unwrap();
 //! ```
 
+mod batch;
 mod capture;
 mod error;
 mod glide;

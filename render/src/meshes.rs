@@ -132,25 +132,29 @@ pub fn level(kind: ScatterKind, distance_m: f64) -> usize {
     usize::from(distance_m >= low) + usize::from(distance_m >= impostor)
 }
 
-/// A region's scattered objects on the GPU, grouped by model type.
+/// A region's objects as made: the instances grouped by type, each one's
+/// object id, and per type its first instance and count.
+pub type Made = (Vec<Instance>, Vec<u64>, Vec<(u32, u32)>);
+
+/// A region's scattered objects, grouped by model type: what the frame's
+/// batches (`batch.rs`) copy from.
 #[derive(Debug)]
-pub struct GpuObjects {
-    /// The instances, type by type.
-    pub instances: wgpu::Buffer,
+pub struct RegionObjects {
     /// Per type (`kind_index * VARIANTS + variant`), its first instance and count.
     pub types: Vec<(u32, u32)>,
-    /// What `instances` was made from, and each one's object id: what the
-    /// next regions' objects are matched against (see `glide.rs`).
+    /// The instances as made, and each one's object id: what the next
+    /// regions' objects are matched against (see `glide.rs`).
     cpu: Vec<Instance>,
     ids: Vec<u64>,
-    /// Whether some instances are hidden on the GPU (carried on by a region that replaced it).
-    hidden: bool,
+    /// The instances drawn: `cpu`, less those carried on by a region that
+    /// replaced this one (size 0).
+    pub shown: Vec<Instance>,
 }
 
-impl GpuObjects {
+impl RegionObjects {
     /// A region's objects as instances grouped by type, and their ids (None when it has none).
     #[must_use]
-    pub fn instances(scatter: &Scatter) -> Option<(Vec<Instance>, Vec<u64>, Vec<(u32, u32)>)> {
+    pub fn instances(scatter: &Scatter) -> Option<Made> {
         if scatter.objects.is_empty() {
             return None;
         }
@@ -178,43 +182,24 @@ impl GpuObjects {
         Some((instances, ids, starts.into_iter().zip(counts).collect()))
     }
 
-    /// Uploads instances made by [`GpuObjects::instances`]; adds their bytes to `uploaded`.
+    /// The objects of instances made by [`RegionObjects::instances`]; adds their bytes to `kept`.
     #[must_use]
-    pub fn upload(
-        device: &wgpu::Device,
-        (cpu, ids, types): (Vec<Instance>, Vec<u64>, Vec<(u32, u32)>),
-        uploaded: &mut u64,
-    ) -> Self {
-        let instances = upload_instances(device, &cpu, uploaded);
-        Self { instances, types, cpu, ids, hidden: false }
+    pub fn new((cpu, ids, types): Made, kept: &mut u64) -> Self {
+        *kept += size_of_val(cpu.as_slice()) as u64;
+        Self { types, shown: cpu.clone(), cpu, ids }
     }
 
-    /// Hides instances `indices` on the GPU (their objects are carried on by arriving regions).
-    pub fn hide(&mut self, device: &wgpu::Device, indices: &[u32], uploaded: &mut u64) {
-        let mut shown = self.cpu.clone();
+    /// Hides instances `indices` (their objects are carried on by arriving regions).
+    pub fn hide(&mut self, indices: &[u32]) {
         for &i in indices {
-            shown[i as usize].size = 0.0;
-        }
-        self.instances = upload_instances(device, &shown, uploaded);
-        self.hidden = true;
-    }
-
-    /// Shows every instance again, as first uploaded (a region back before it had gone).
-    pub fn unhide(&mut self, device: &wgpu::Device, uploaded: &mut u64) {
-        if std::mem::take(&mut self.hidden) {
-            let cpu: Vec<Instance> = self.cpu.iter().map(|o| Instance { carried: 0.0, glide_m: 0.0, ..*o }).collect();
-            self.instances = upload_instances(device, &cpu, uploaded);
+            self.shown[i as usize].size = 0.0;
         }
     }
-}
 
-fn upload_instances(device: &wgpu::Device, instances: &[Instance], uploaded: &mut u64) -> wgpu::Buffer {
-    *uploaded += size_of_val(instances) as u64;
-    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("objects"),
-        contents: bytemuck::cast_slice(instances),
-        usage: wgpu::BufferUsages::VERTEX,
-    })
+    /// Shows every instance again, as made but settled (a region back before it had gone).
+    pub fn unhide(&mut self) {
+        self.shown = self.cpu.iter().map(|o| Instance { carried: 0.0, glide_m: 0.0, ..*o }).collect();
+    }
 }
 
 /// A region on the GPU.
@@ -229,7 +214,7 @@ pub struct GpuRegion {
     /// Sea surface.
     pub water: Option<GpuMesh>,
     /// Scattered objects.
-    pub objects: Option<GpuObjects>,
+    pub objects: Option<RegionObjects>,
     /// When it started to fade in.
     pub shown_at: f64,
     /// When it started to fade out, if it is leaving.
@@ -287,16 +272,16 @@ impl RegionStore {
                         // Back before it had gone: show it at once.
                         r.shown_at = now - FADE_S.max(GLIDE_S);
                         if let Some(o) = &mut r.objects {
-                            o.unhide(device, uploaded);
+                            o.unhide();
                         }
                     }
                 }
                 None => {
-                    let objects = scatter.and_then(GpuObjects::instances).map(|mut made| {
+                    let objects = scatter.and_then(RegionObjects::instances).map(|mut made| {
                         for (region, index) in departures.carry(planet, mesh.origin, &made.1, &mut made.0) {
                             hide.entry((planet, region)).or_default().push(index);
                         }
-                        GpuObjects::upload(device, made, uploaded)
+                        RegionObjects::new(made, uploaded)
                     });
                     let region = GpuRegion {
                         origin: mesh.origin,
@@ -313,7 +298,7 @@ impl RegionStore {
         }
         for (id, indices) in hide {
             if let Some(o) = self.regions.get_mut(&id).and_then(|r| r.objects.as_mut()) {
-                o.hide(device, &indices, &mut self.uploaded_bytes);
+                o.hide(&indices);
             }
         }
         self.regions.retain(|id, r| {

@@ -18,8 +18,9 @@ use planet::mesh::Vertex;
 use planet::scatter::models::{IMPOSTOR, LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
+use crate::batch::{DrawnInstance, gather};
 use crate::gpu::Gpu;
-use crate::meshes::{GpuMesh, GpuProxy, Instance, RegionStore, far_m};
+use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
 use crate::models::GpuModels;
 use crate::textures::{MIP_LEVELS, MaterialSet, TEXTURE_SIZE};
 
@@ -130,24 +131,6 @@ pub struct FrameStats {
     pub object_draws: u32,
 }
 
-/// One instanced draw of a region's objects of one model type.
-struct ObjectDraw<'a> {
-    planet: u32,
-    offset: DVec3,
-    local: DVec3,
-    fade: f32,
-    /// The type's far distance, m (the shader thins objects out towards it).
-    far_m: f32,
-    /// The share of their glide the region's carried objects still have to go.
-    glide: f32,
-    instances: &'a wgpu::Buffer,
-    model: usize,
-    /// Its detail level (`planet::scatter::models::LEVELS`).
-    level: usize,
-    first: u32,
-    count: u32,
-}
-
 /// A depth buffer of one size.
 #[derive(Debug)]
 pub struct DepthTarget {
@@ -199,6 +182,9 @@ pub struct Renderer {
     water: wgpu::RenderPipeline,
     objects: wgpu::RenderPipeline,
     models: GpuModels,
+    /// The frame's object batches (`batch.rs`), and how many instances it holds.
+    object_stream: wgpu::Buffer,
+    object_capacity: usize,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
     first_layer: Vec<u32>,
@@ -329,7 +315,7 @@ impl Renderer {
                 attributes: &model_attributes,
             }),
             Some(wgpu::VertexBufferLayout {
-                array_stride: size_of::<Instance>() as u64,
+                array_stride: size_of::<DrawnInstance>() as u64,
                 step_mode: wgpu::VertexStepMode::Instance,
                 attributes: &instance_attributes,
             }),
@@ -464,6 +450,8 @@ impl Renderer {
             water,
             objects,
             models,
+            object_stream: object_stream(device, 1024),
+            object_capacity: 1024,
             regions: RegionStore::default(),
             proxies,
             first_layer: materials.first_layer,
@@ -574,20 +562,29 @@ impl Renderer {
         let first_fading = draws.iter().position(|d| d.3 || fading(&d.2)).unwrap_or(draws.len());
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
-        let objects = object_draws(&self.regions, world, eye, &cull, now);
+        let planet_position = |p: u32| world.planets[p as usize].position;
+        let (stream, objects) = gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
 
         let slot_count = draws.len() + objects.len();
         if slot_count > self.draw_capacity {
             self.draw_capacity = slot_count.next_power_of_two();
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
-        let object_slot = |o: &ObjectDraw<'_>| DrawGpu {
-            info: [o.planet as f32, o.far_m, o.glide, if o.level == IMPOSTOR { 1.0 } else { 0.0 }],
-            ..self.slot(o.planet, o.offset, o.local, o.fade, false)
+        // A batch's instances are camera-relative and carry their fades and glides.
+        let object_slot = |b: &crate::batch::Batch| DrawGpu {
+            info: [b.planet as f32, b.far_m, 1.0, if b.level == IMPOSTOR { 1.0 } else { 0.0 }],
+            ..self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false)
         };
         let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
+        if stream.len() > self.object_capacity {
+            self.object_capacity = stream.len().next_power_of_two();
+            self.object_stream = object_stream(&self.gpu.device, self.object_capacity);
+        }
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
+        if !stream.is_empty() {
+            queue.write_buffer(&self.object_stream, 0, bytemuck::cast_slice(&stream));
+        }
         let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
 
@@ -650,10 +647,10 @@ impl Renderer {
                 pass.set_pipeline(&self.objects);
                 pass.set_vertex_buffer(0, self.models.vertices.slice(..));
                 pass.set_index_buffer(self.models.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_vertex_buffer(1, self.object_stream.slice(..));
                 for (i, o) in objects.iter().enumerate() {
                     let slot = (draws.len() + i) as u64 * DRAW_SLOT;
                     pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
-                    pass.set_vertex_buffer(1, o.instances.slice(..));
                     let model = self.models.levels[o.model * LEVELS + o.level];
                     pass.draw_indexed(model.first..model.first + model.count, 0, o.first..o.first + o.count);
                     stats.draws += 1;
@@ -759,47 +756,14 @@ impl Renderer {
     }
 }
 
-/// The instanced draws of every shown region's objects: one per model type
-/// a region holds, unless the region is beyond the type's far distance
-/// (their uniform slots are made from these when the frame's slots are written).
-fn object_draws<'a>(
-    regions: &'a RegionStore,
-    world: &World,
-    eye: DVec3,
-    cull: &Camera,
-    now: f64,
-) -> Vec<ObjectDraw<'a>> {
-    let mut out = Vec::new();
-    for (&(planet, _), region) in &regions.regions {
-        let Some(objects) = &region.objects else { continue };
-        let origin = world.planets[planet as usize].position + region.origin;
-        // A region's objects stand within its terrain's bound (plus a tree's height).
-        let radius = region.terrain.as_ref().map_or(0.0, |m| f64::from(m.radius)) + 30.0;
-        if !cull.sees(origin, radius) {
-            continue;
-        }
-        let distance = (origin.distance(eye) - radius).max(0.0);
-        for (t, &(first, count)) in objects.types.iter().enumerate() {
-            let kind = planet::scatter::KINDS[t / planet::scatter::VARIANTS as usize];
-            if count == 0 || distance > f64::from(far_m(kind)) {
-                continue;
-            }
-            out.push(ObjectDraw {
-                planet,
-                offset: origin - eye,
-                local: region.origin,
-                fade: region.fade(now),
-                far_m: far_m(kind),
-                glide: crate::glide::remaining(now - region.shown_at),
-                instances: &objects.instances,
-                model: t,
-                level: crate::meshes::level(kind, distance),
-                first,
-                count,
-            });
-        }
-    }
-    out
+/// A buffer for `capacity` drawn object instances.
+fn object_stream(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("object batches"),
+        size: (capacity * size_of::<DrawnInstance>()) as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
 }
 
 fn draw_slots(

@@ -273,7 +273,7 @@ fn impostor(b: &mut Builder<'_>, kind: usize, variant: u8) {
             blob(b, h * 0.45, 0.5, h * 0.5, LEAVES);
         }
         ScatterKind::Grass => {
-            b.triangle(Vec3::new(-0.2, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0), LEAVES)
+            b.triangle(Vec3::new(-0.2, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0), Vec3::new(0.0, 1.0, 0.0), LEAVES);
         }
         ScatterKind::Rock => {
             let flat = [0.6, 0.8, 0.45][variant as usize % 3];

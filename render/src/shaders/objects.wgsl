@@ -1,4 +1,5 @@
-// Scattered objects: one instanced draw per model type per region. Each
+// Scattered objects: one instanced draw per planet, model type and detail
+// level a frame, of camera-relative instances (batch.rs). Each
 // instance stands on its base, up along the planet's radius there, turned
 // by its yaw and scaled by its size; lit like the terrain (sun, sky,
 // haze). Instances fade with the region's dither, and thin out towards
@@ -26,7 +27,7 @@ struct VsIn {
     @location(4) yaw: f32,
     @location(5) size: f32,
     @location(6) color: vec4<f32>,
-    // x: metres along up the glide starts from; y: 1 when carried over from a leaving region.
+    // x: metres along up it is still above its seat; y: its region's fade.
     @location(7) glide: vec2<f32>,
 };
 
@@ -38,7 +39,7 @@ struct VsOut {
     // The instance's own fade: 1 near, 0 at the far distance.
     @location(3) @interpolate(flat) fade: f32,
     @location(4) @interpolate(flat) threshold: f32,
-    @location(5) @interpolate(flat) carried: f32,
+    @location(5) @interpolate(flat) region_fade: f32,
 };
 
 @vertex
@@ -80,14 +81,13 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     out.fade = 1.0 - smoothstep(far * 0.6, far, length(base));
     // Each instance its own threshold, so a thinning patch loses whole objects.
     out.threshold = fract(f32(instance) * 0.618034 + in.yaw * 0.1591549);
-    out.carried = in.glide.y;
+    out.region_fade = in.glide.y;
     return out;
 }
 
 @fragment
 fn fs_objects(in: VsOut) -> @location(0) vec4<f32> {
-    // A carried object is whole from its region's arrival (its old copy was hidden then).
-    let fade = select(draw.offset.w, 1.0, in.carried > 0.5 && draw.offset.w >= 0.0);
+    let fade = in.region_fade;
     let dither = bayer(in.clip.xy);
     if (fade >= 0.0 && dither >= fade) || (fade < 0.0 && dither < -fade) || in.threshold >= in.fade {
         discard;

@@ -112,3 +112,76 @@ pub fn gather(
     debug_assert!(batches.iter().all(|b| b.level < LEVELS));
     (stream, batches)
 }
+
+#[cfg(test)]
+mod tests {
+    use planet::RegionKey;
+    use planet::recipe::ScatterKind;
+    use planet::scatter::{Scatter, ScatterObject};
+
+    use super::*;
+    use crate::glide::CARRIED;
+    use crate::meshes::{GpuRegion, RegionObjects};
+
+    fn object(id: u64, kind: ScatterKind, variant: u8, at: [f32; 3]) -> ScatterObject {
+        let position = Vec3::from_array(at);
+        ScatterObject { id, rule: 0, kind, variant, child: false, position, yaw: 0.5, size_m: 3.0, color: [9; 4] }
+    }
+
+    fn region(origin: DVec3, objects: Vec<ScatterObject>, shown_at: f64, carried: &[usize]) -> GpuRegion {
+        let key = RegionKey::default();
+        let mut made = RegionObjects::instances(&Scatter { key, origin, objects }).unwrap();
+        for &i in carried {
+            made.0[i].carried = CARRIED;
+            made.0[i].glide_m = 2.0;
+        }
+        let objects = Some(RegionObjects::new(made, &mut 0));
+        GpuRegion { origin, terrain: None, blocks: None, water: None, objects, shown_at, leaving_at: None }
+    }
+
+    /// Two regions' trees of one type come out as one batch, camera-relative,
+    /// each region's fade and glide baked in (carried objects whole); a
+    /// far region's grass is left out, and its trees drawn at another level;
+    /// an unseen region gives nothing; every instance is drawn once.
+    #[test]
+    fn regions_batch_by_type_and_level_camera_relative() {
+        let eye = DVec3::new(0.0, 0.0, 1000.0);
+        let near = DVec3::new(10.0, 0.0, 1000.0);
+        let far = DVec3::new(900.0, 0.0, 1000.0);
+        let hidden = DVec3::new(-900.0, 0.0, 1000.0);
+        let mut store = RegionStore::default();
+        let key = |x: u32| RegionKey { x, ..RegionKey::default() };
+        let trees = |base: u64| {
+            (0..4).map(|i| object(base + i, ScatterKind::Tree, 1, [i as f32, 0.0, 0.0])).collect::<Vec<_>>()
+        };
+        let mut near_objects = trees(0);
+        near_objects.push(object(10, ScatterKind::Grass, 0, [0.0, 1.0, 0.0]));
+        // Shown 0.2 s before `now`: half way through its fade (0.4 s), a carried object 0.2 s into its glide.
+        store.regions.insert((0, key(0)), region(near, near_objects, 0.75, &[0]));
+        let mut far_objects = trees(20);
+        far_objects.push(object(30, ScatterKind::Grass, 0, [0.0, 1.0, 0.0]));
+        store.regions.insert((0, key(1)), region(far, far_objects, -10.0, &[]));
+        store.regions.insert((0, key(2)), region(hidden, trees(40), -10.0, &[]));
+        let now = 0.95;
+        let (stream, batches) = gather(&store, |_| DVec3::ZERO, eye, |c, _| c.x > -100.0, now);
+        let tree_type = planet::scatter::kind_index(ScatterKind::Tree) * VARIANTS as usize + 1;
+        let shapes: Vec<(usize, usize, u32)> = batches.iter().map(|b| (b.model, b.level, b.count)).collect();
+        // Near trees at full detail, near grass, far trees as impostors; no far grass (beyond 70 m).
+        assert_eq!(shapes.len(), 3, "{shapes:?}");
+        assert!(shapes.contains(&(tree_type, 0, 4)) && shapes.contains(&(tree_type, 2, 4)), "{shapes:?}");
+        assert_eq!(batches.iter().map(|b| b.count).sum::<u32>() as usize, stream.len());
+        let near_trees = batches.iter().find(|b| b.model == tree_type && b.level == 0).unwrap();
+        let drawn = &stream[near_trees.first as usize..(near_trees.first + near_trees.count) as usize];
+        for (i, d) in drawn.iter().enumerate() {
+            let want = (near - eye).as_vec3() + Vec3::new(i as f32, 0.0, 0.0);
+            assert!((Vec3::from_array(d.base) - want).length() < 1e-4, "{i}: {:?} against {want}", d.base);
+            if i == 0 {
+                let glide = 2.0 * remaining(now - 0.75);
+                assert!(d.fade == 1.0 && (d.glide_m - glide).abs() < 1e-6, "the carried tree: {d:?}, glide {glide}");
+            } else {
+                assert!((d.fade - 0.5).abs() < 1e-6 && d.glide_m == 0.0, "{i}: fade {} glide {}", d.fade, d.glide_m);
+            }
+        }
+        assert!(batches.iter().all(|b| b.planet == 0 && (b.far_m - far_m(KINDS[b.model / 3])).abs() < 1e-6));
+    }
+}

@@ -1,5 +1,5 @@
 //! `planet tour`: captures of every planet of a system, headless: from orbit,
-//! from a kilometre up and from the ground, each on the planet's day side over
+//! from a kilometre up, from 300 m and from the ground, each on the planet's day side over
 //! dry land where it has any, plus one from a planet's surface toward its
 //! neighbour. What `cargo run --release` does when there is no display.
 
@@ -58,6 +58,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         };
         views.push((format!("{}-{name}-orbit.png", p.index), at(p.radius * 2.2, 0.0, -90.0)));
         views.push((format!("{}-{name}-1km.png", p.index), at(1000.0, 30.0, -25.0)));
+        // Low enough that the scatter's trees and rocks show (a tree is drawn to 3 km).
+        views.push((format!("{}-{name}-300m.png", p.index), at(300.0, 120.0, -30.0)));
         views.push((format!("{}-{name}-ground.png", p.index), at(2.0, 120.0, -4.0)));
     }
     if count > 1 {

@@ -299,8 +299,9 @@ fn holes_fill_coarse_first_then_near_before_far() {
     assert!(mean(near) < mean(far), "near half {} m, far half {} m", mean(near), mean(far));
 }
 
-/// The voxel and mesh hashes of every region ready when a short descent ends.
-fn descent_hashes(threads: usize) -> Vec<(RegionKey, Signature, Signature)> {
+/// The voxel, mesh, scatter and collider hashes of every region ready when
+/// a short descent ends (and how many objects they hold).
+fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize) {
     let (signature, terrain) = home();
     let builder = Arc::new(PlanetBuilder::new(Arc::clone(&terrain)));
     let jobs = Arc::new(RegionJobs::new(threads));
@@ -331,23 +332,30 @@ fn descent_hashes(threads: usize) -> Vec<(RegionKey, Signature, Signature)> {
         updates += 1;
         assert!(updates < 20_000, "not settled after {updates} updates ({threads} threads)");
     }
-    streamer
+    let mut objects = 0;
+    let hashes = streamer
         .wanted()
         .iter()
         .flat_map(|c| c.regions(streamer.tree().grid()))
         .map(|k| {
             let r = streamer.region(k).expect("settled regions are ready");
-            (k, r.voxels, r.mesh.signature())
+            let scatter = r.scatter.as_ref().expect("the engine scatters every region");
+            objects += scatter.objects.len();
+            let collider = r.collider.as_ref().expect("a ready region has its collider").signature();
+            (k, [r.voxels, r.mesh.signature(), scatter.signature(), collider])
         })
-        .collect()
+        .collect();
+    (hashes, objects)
 }
 
+/// Voxels, meshes, scatter (the same objects whichever neighbours were
+/// built first) and colliders (with their trunks and boulders).
 #[test]
 fn ready_regions_are_the_same_with_one_thread_and_two() {
-    let single = descent_hashes(0);
-    assert!(single.len() > 100, "{}", single.len());
-    assert_eq!(single, descent_hashes(1));
-    assert_eq!(single, descent_hashes(2));
+    let (single, objects) = descent_hashes(0);
+    assert!(single.len() > 100 && objects > 1_000, "{} regions, {objects} objects", single.len());
+    assert_eq!(single, descent_hashes(1).0);
+    assert_eq!(single, descent_hashes(2).0);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! Writing outputs so that an interrupted or failed write never destroys
 //! the previous one: every file goes to a temporary name beside its target
 //! and is renamed over it whole (`engine::write`); a folder (a dump) is
-//! written beside its target and swapped in. A missing parent folder is
+//! written beside its target and swapped in (in one step where Linux's
+//! `renameat2` exchange serves, so no moment leaves it missing). A missing parent folder is
 //! created. The output format is checked from the extension before any work
 //! starts ([`expect_extension`]).
 
@@ -61,7 +62,13 @@ pub fn replace_folder(dir: &Path, fill: impl FnOnce(&Path) -> Result<(), Failure
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
     }
-    // Move the earlier folder aside (rename cannot replace a non-empty folder), then the new one in.
+    // Where the system can, swap the two folders in one step, so no moment
+    // leaves `dir` missing; the earlier one is then at `tmp`.
+    if dir.exists() && exchange(&tmp, dir) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Ok(());
+    }
+    // Else move the earlier folder aside (rename cannot replace a non-empty folder), then the new one in.
     let had_old = dir.exists();
     if had_old {
         std::fs::rename(dir, &old).map_err(|e| failed(dir, e))?;
@@ -77,4 +84,17 @@ pub fn replace_folder(dir: &Path, fill: impl FnOnce(&Path) -> Result<(), Failure
         let _ = std::fs::remove_dir_all(&old);
     }
     Ok(())
+}
+
+/// Swaps two paths in one step (Linux `renameat2` with `RENAME_EXCHANGE`);
+/// false where the system or the file system cannot.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
 }

@@ -9,6 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{planet, scratch_dir, text};
+use planet::dump::DUMP_FORMAT;
 
 /// One bad input: the arguments (`{dir}` is the scratch folder, holding the
 /// files below), the exit code, and what stderr must contain.
@@ -285,7 +286,7 @@ fn table(dir: &Path) -> Vec<Case> {
             &["must be the manifest's 1"],
         ),
         ("key", &|m| *m = m.replacen("\"key\": \"", "\"key\": \"9/", 1), 2, 2, &["key"]),
-        ("format", &|m| *m = m.replacen("\"format\": 4", "\"format\": 40", 1), 2, 2, &["format"]),
+        ("format", &|m| *m = m.replacen(&format!("\"format\": {DUMP_FORMAT}"), "\"format\": 40", 1), 2, 2, &["format"]),
     ];
     for (name, edit, replay_code, inspect_code, words) in dumps {
         let dump = dump_with(dir, name, edit);

@@ -143,13 +143,13 @@ fn killed_captures_and_tours_never_destroy_the_earlier_output() {
 }
 
 #[test]
-fn tour_captures_every_planet_three_ways() {
+fn tour_captures_every_planet_four_ways() {
     let dir = scratch("tour");
     let out = planet(&["tour", "--size", "96x54", "--out", dir.to_str().unwrap()], &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let listed: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect();
-    // Five planets from orbit, a kilometre up and the ground, and one look across.
-    assert_eq!(listed.len(), 16, "{listed:?}");
+    // Five planets from orbit, a kilometre up, 300 m up and the ground, and one look across.
+    assert_eq!(listed.len(), 21, "{listed:?}");
     for line in listed.iter().filter(|l| !l.contains("toward")) {
         assert_picture(Path::new(line), (96, 54));
     }
@@ -163,6 +163,7 @@ fn tour_captures_every_planet_three_ways() {
         .unwrap();
     assert!(brightest > 120, "no planet at the centre of {across}");
     assert!(listed.iter().any(|l| l.ends_with("1-draraor-orbit.png")));
+    assert!(listed.iter().any(|l| l.ends_with("1-draraor-300m.png")));
 }
 
 #[test]

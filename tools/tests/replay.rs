@@ -178,10 +178,17 @@ fn every_kind_of_damage_gets_a_clear_error() {
         &["navmesh.bin: polygons[", "].neighbours[2] = 7000000: must be in 0.."],
     );
     check(
-        &|d: &Path| set_u32_from_end(&d.join("collider.bin"), 1, u32::MAX),
+        // The last triangle's vertices[2]: the objects section's one u32 ends the file.
+        &|d: &Path| set_u32_from_end(&d.join("collider.bin"), 2, u32::MAX),
         &[],
         2,
         &["collider.bin: triangles[", "].vertices[2] = 4294967295: must be in 0.."],
+    );
+    check(
+        &|d: &Path| set_u32_from_end(&d.join("collider.bin"), 1, u32::MAX),
+        &[],
+        2,
+        &["collider.bin: objects_from = 4294967295: must be in 0..="],
     );
     let magic = |d: &Path| {
         let mut bytes = std::fs::read(d.join("voxels.bin")).unwrap();

@@ -259,7 +259,7 @@ impl RegionStore {
         let mut departures = Departures::default();
         for (&(planet, key), r) in &self.regions {
             if let (false, None, Some(o)) = (present.contains(&(planet, key)), r.leaving_at, &r.objects) {
-                departures.add(planet, key, r.origin, &o.ids, &o.cpu);
+                departures.add(planet, key, r.origin, &o.ids, &o.shown);
             }
         }
         let mut hide: BTreeMap<(u32, RegionKey), Vec<u32>> = BTreeMap::new();

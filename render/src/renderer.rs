@@ -572,7 +572,7 @@ impl Renderer {
         }
         // A batch's instances are camera-relative and carry their fades and glides.
         let object_slot = |b: &crate::batch::Batch| DrawGpu {
-            info: [b.planet as f32, b.far_m, 1.0, if b.level == IMPOSTOR { 1.0 } else { 0.0 }],
+            info: [b.planet as f32, b.far_m, 0.0, if b.level == IMPOSTOR { 1.0 } else { 0.0 }],
             ..self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false)
         };
         let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();

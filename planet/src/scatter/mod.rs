@@ -133,4 +133,11 @@ impl ScatterObject {
     pub fn axes(&self, origin: DVec3) -> [Vec3; 3] {
         object_axes((origin + self.position.as_dvec3()).normalize().as_vec3(), self.yaw)
     }
+
+    /// A point of its model (`p`, in units of its size) relative to its
+    /// region's origin, with `axes` its [`ScatterObject::axes`].
+    #[must_use]
+    pub fn place(&self, axes: &[Vec3; 3], p: [f32; 3]) -> Vec3 {
+        self.position + (axes[0] * p[0] + axes[1] * p[1] + axes[2] * p[2]) * self.size_m
+    }
 }

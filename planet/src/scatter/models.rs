@@ -41,8 +41,6 @@ pub struct ModelSet {
     pub vertices: Vec<ModelVertex>,
     /// Indices (u32).
     pub indices: Vec<u32>,
-    /// Per type (`kind_index * VARIANTS + variant`), its full model's range.
-    pub ranges: Vec<ModelRange>,
     /// Per type and level (`type * LEVELS + level`), that level's range:
     /// the full model, a low one (half the sides, an unsubdivided
     /// icosahedron), and the impostor (see [`IMPOSTOR`]).
@@ -304,7 +302,6 @@ impl ModelSet {
                     set.levels.push(ModelRange { first, count });
                 }
                 let full = set.levels[set.levels.len() - LEVELS];
-                set.ranges.push(full);
                 let solid = match KINDS[kind] {
                     // Trunks are built first and are the only untinted triangles of a tree.
                     ScatterKind::Tree => {
@@ -321,6 +318,18 @@ impl ModelSet {
             }
         }
         set
+    }
+
+    /// Type `t`'s full model (`kind_index * VARIANTS + variant`; level 0).
+    #[must_use]
+    pub fn full(&self, t: usize) -> ModelRange {
+        self.levels[t * LEVELS]
+    }
+
+    /// The corner indices of `range`, three a triangle.
+    #[must_use]
+    pub fn corners(&self, range: ModelRange) -> &[u32] {
+        &self.indices[range.first as usize..(range.first + range.count) as usize]
     }
 
     /// The models, generated once per process.
@@ -340,10 +349,9 @@ impl ModelSet {
         } else {
             self.solid[type_of(object)]
         };
-        let [x, up, z] = object.axes(origin);
-        let place = move |p: [f32; 3]| object.position + (x * p[0] + up * p[1] + z * p[2]) * object.size_m;
-        let corners = &self.indices[range.first as usize..(range.first + range.count) as usize];
-        corners.chunks_exact(3).map(move |t| [t[0], t[1], t[2]].map(|i| place(self.vertices[i as usize].position)))
+        let axes = object.axes(origin);
+        let place = move |i: u32| object.place(&axes, self.vertices[i as usize].position);
+        self.corners(range).chunks_exact(3).map(move |t| [place(t[0]), place(t[1]), place(t[2])])
     }
 }
 
@@ -354,8 +362,7 @@ mod tests {
     #[test]
     fn every_type_has_a_closed_enough_unit_model() {
         let set = ModelSet::generate();
-        assert_eq!(set.ranges.len(), TYPES);
-        for (t, r) in set.ranges.iter().enumerate() {
+        for (t, r) in (0..TYPES).map(|t| (t, set.full(t))) {
             assert!(r.count >= 9 && r.count % 3 == 0, "type {t}: {} indices", r.count);
             let points = set.indices[r.first as usize..(r.first + r.count) as usize]
                 .iter()
@@ -382,7 +389,6 @@ mod tests {
         };
         for t in 0..TYPES {
             let [full, low, far] = [0, 1, 2].map(|l| set.levels[t * LEVELS + l]);
-            assert_eq!(full, set.ranges[t]);
             assert!(
                 full.count > low.count && low.count > far.count && far.count >= 3,
                 "type {t}: {full:?} {low:?} {far:?}"
@@ -406,7 +412,8 @@ mod tests {
     #[test]
     fn trunks_and_rocks_are_solid_and_nothing_else() {
         let set = ModelSet::generate();
-        for (t, (solid, all)) in set.solid.iter().zip(&set.ranges).enumerate() {
+        assert_eq!(set.solid.len(), TYPES);
+        for (t, (solid, all)) in set.solid.iter().zip((0..TYPES).map(|t| set.full(t))).enumerate() {
             let kind = KINDS[t / VARIANTS as usize];
             let corners = &set.indices[solid.first as usize..(solid.first + solid.count) as usize];
             match kind {
@@ -417,7 +424,7 @@ mod tests {
                     let top = corners.iter().map(|&i| set.vertices[i as usize].position[1]).fold(0.0, f32::max);
                     assert!((top - 0.45).abs() < 1e-6, "type {t}: trunk top {top}");
                 }
-                ScatterKind::Rock => assert_eq!(solid, all, "type {t}"),
+                ScatterKind::Rock => assert_eq!(*solid, all, "type {t}"),
                 _ => assert_eq!(solid.count, 0, "type {t}"),
             }
         }

@@ -241,8 +241,9 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
     for (index, p) in placements.iter().enumerate() {
         let rule = &r.scatter[p.rule as usize];
         let with_children = reach(p);
-        let m = with_children.unwrap_or(0.0);
-        let (first, last) = cells_over(p, [lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]);
+        // The rectangle its density is read in: its candidates that matter lie there.
+        let (near_lo, near_hi) = needs[index];
+        let (first, last) = cells_over(p, near_lo, near_hi);
         // No cell's chance is above this: a cell's area is at most the face
         // centre's (the warp only shrinks cells) and its factor at most the
         // largest node's.
@@ -259,7 +260,6 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
                 }
                 // Only a candidate the region holds matters, or one whose
                 // children can reach it (a child lands within `m` of it).
-                let (near_lo, near_hi) = grown(m);
                 let near = (near_lo[0]..=near_hi[0]).contains(&c.u) && (near_lo[1]..=near_hi[1]).contains(&c.v);
                 let held = near && region.holds(c.u, c.v);
                 if !held && (with_children.is_none() || !near) {

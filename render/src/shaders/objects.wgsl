@@ -7,13 +7,12 @@
 // those carried over from a leaving region glide onto the new ground instead.
 
 struct Draw {
-    // xyz: region origin relative to the camera, m; w: the region's fade.
+    // unused here: each instance carries its position and fade (batch.rs).
     offset: vec4<f32>,
     // unused here.
     texture_origin: vec4<f32>,
-    // x: planet index; y: the type's far distance, m; z: the share of
-    // their glide carried objects still have to go (1 on arrival, 0 after
-    // GLIDE_S); w: 1 when drawing impostors (flat, turned to the camera).
+    // x: planet index; y: the type's far distance, m; w: 1 when drawing
+    // impostors (flat, turned to the camera).
     info: vec4<f32>,
 };
 
@@ -45,11 +44,12 @@ struct VsOut {
 @vertex
 fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     let planet = frame.planets[u32(draw.info.x)];
-    let seated = draw.offset.xyz + in.base;
+    // Camera-relative already: a batch holds many regions' objects.
+    let seated = in.base;
     // The frame of planet::scatter::object_axes.
     let up = normalize(seated - planet.centre.xyz);
     // Carried objects start at the height they were shown at and glide onto this region's ground.
-    let base = seated + up * (in.glide.x * draw.info.z);
+    let base = seated + up * in.glide.x;
     var side = cross(up, vec3<f32>(0.0, 1.0, 0.0));
     if dot(side, side) < 1e-6 {
         side = cross(up, vec3<f32>(1.0, 0.0, 0.0));

@@ -185,17 +185,15 @@ impl Scene {
         let shift = (scatter.origin - origin).as_vec3();
         let by_kind = KINDS.iter().flat_map(|&k| scatter.objects.iter().filter(move |o| o.kind == k));
         for o in by_kind {
-            let [x, up, z] = o.axes(scatter.origin);
-            let base = o.position + shift;
+            let axes = o.axes(scatter.origin);
+            let [x, up, z] = axes;
             let color = o.color.map(|c| f32::from(c) / 255.0);
-            let range = models.ranges[type_of(o)];
+            let range = models.full(type_of(o));
             let first = self.positions.len() as u32;
-            let corners = &models.indices[range.first as usize..(range.first + range.count) as usize];
-            for &i in corners {
+            for &i in models.corners(range) {
                 let v = &models.vertices[i as usize];
-                let [px, py, pz] = v.position;
                 let [nx, ny, nz] = v.normal;
-                self.positions.push(base + (x * px + up * py + z * pz) * o.size_m);
+                self.positions.push(o.place(&axes, v.position) + shift);
                 self.normals.push(x * nx + up * ny + z * nz);
                 self.colors.push(std::array::from_fn(|c| TRUNK_COLOR[c] + (color[c] - TRUNK_COLOR[c]) * v.tint));
             }

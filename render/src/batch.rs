@@ -40,8 +40,6 @@ pub struct Batch {
     pub model: usize,
     /// Detail level.
     pub level: usize,
-    /// Its type's far distance, metres.
-    pub far_m: f32,
     /// First instance in the frame's stream, and count.
     pub first: u32,
     /// Instances.
@@ -106,8 +104,7 @@ pub fn gather(
             }));
         }
         let count = stream.len() as u32 - first;
-        let far_m = far_m(KINDS[model / VARIANTS as usize]);
-        batches.push(Batch { planet, model, level, far_m, first, count });
+        batches.push(Batch { planet, model, level, first, count });
     }
     debug_assert!(batches.iter().all(|b| b.level < LEVELS));
     (stream, batches)
@@ -182,6 +179,6 @@ mod tests {
                 assert!((d.fade - 0.5).abs() < 1e-6 && d.glide_m == 0.0, "{i}: fade {} glide {}", d.fade, d.glide_m);
             }
         }
-        assert!(batches.iter().all(|b| b.planet == 0 && (b.far_m - far_m(KINDS[b.model / 3])).abs() < 1e-6));
+        assert!(batches.iter().all(|b| b.planet == 0));
     }
 }

@@ -29,6 +29,10 @@ pub struct Gpu {
     pub device: wgpu::Device,
     /// Its queue.
     pub queue: wgpu::Queue,
+    /// Whether draws can come from a buffer of arguments with any first
+    /// instance (`INDIRECT_FIRST_INSTANCE` and indirect execution): the
+    /// objects are then one multi-draw a planet.
+    pub indirect: bool,
 }
 
 impl Gpu {
@@ -51,15 +55,19 @@ impl Gpu {
             apply_limit_buckets: false,
         }))
         .map_err(|e| GpuError::NoAdapter(e.to_string()))?;
+        let indirect = adapter.features().contains(wgpu::Features::INDIRECT_FIRST_INSTANCE)
+            && adapter.get_downlevel_capabilities().flags.contains(wgpu::DownlevelFlags::INDIRECT_EXECUTION);
+        let required_features =
+            if indirect { wgpu::Features::INDIRECT_FIRST_INSTANCE } else { wgpu::Features::empty() };
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("planet"),
-            required_features: wgpu::Features::empty(),
+            required_features,
             required_limits: wgpu::Limits::default(),
             experimental_features: wgpu::ExperimentalFeatures::disabled(),
             memory_hints: wgpu::MemoryHints::Performance,
             trace: wgpu::Trace::Off,
         }))?;
-        Ok(Self { instance, adapter, device, queue })
+        Ok(Self { instance, adapter, device, queue, indirect })
     }
 
     /// The adapter's name and backend, for reports.

@@ -15,7 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use engine::{Camera, Pose, World};
 use glam::{DVec3, Mat4, Vec3};
 use planet::mesh::Vertex;
-use planet::scatter::models::{IMPOSTOR, LEVELS, ModelVertex};
+use planet::scatter::models::{LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
 use crate::batch::{DrawnInstance, gather};
@@ -127,8 +127,12 @@ pub struct FrameStats {
     pub resident_regions: usize,
     /// Scattered objects submitted (before the distance thinning).
     pub objects: u64,
-    /// Instanced draws of scattered objects.
+    /// Draw calls of scattered objects: one multi-draw a planet with
+    /// indirect draws, else one per batch.
     pub object_draws: u32,
+    /// Object batches (one per planet, model type and detail level), each
+    /// one instanced draw, direct or in a multi-draw.
+    pub object_batches: u32,
 }
 
 /// A depth buffer of one size.
@@ -185,6 +189,13 @@ pub struct Renderer {
     /// The frame's object batches (`batch.rs`), and how many instances it holds.
     object_stream: wgpu::Buffer,
     object_capacity: usize,
+    /// The frame's object draws as indirect arguments (one per batch), and
+    /// how many it holds; used when `indirect` is set.
+    object_draws: wgpu::Buffer,
+    object_draws_capacity: usize,
+    /// Whether the objects are drawn as one multi-draw a planet (the
+    /// device's support, unless turned off by [`Renderer::set_indirect`]).
+    indirect: bool,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
     first_layer: Vec<u32>,
@@ -308,6 +319,7 @@ impl Renderer {
         let model_attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Float32];
         let instance_attributes =
             wgpu::vertex_attr_array![3 => Float32x3, 4 => Float32, 5 => Float32, 6 => Unorm8x4, 7 => Float32x2];
+        let kind_attributes = wgpu::vertex_attr_array![8 => Float32x2];
         let objects_buffers = [
             Some(wgpu::VertexBufferLayout {
                 array_stride: size_of::<ModelVertex>() as u64,
@@ -318,6 +330,11 @@ impl Renderer {
                 array_stride: size_of::<DrawnInstance>() as u64,
                 step_mode: wgpu::VertexStepMode::Instance,
                 attributes: &instance_attributes,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<[f32; 2]>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &kind_attributes,
             }),
         ];
         let depth = |write: bool, compare: wgpu::CompareFunction| {
@@ -452,12 +469,29 @@ impl Renderer {
             models,
             object_stream: object_stream(device, 1024),
             object_capacity: 1024,
+            object_draws: indirect_draws(device, 64),
+            object_draws_capacity: 64,
+            indirect: gpu.indirect,
             regions: RegionStore::default(),
             proxies,
             first_layer: materials.first_layer,
             sea_colours,
             gpu,
         }
+    }
+
+    /// Draws the objects with one multi-draw a planet (`true`, where the
+    /// device supports it) or one instanced draw per batch (`false`): the
+    /// two draw the same pixels. Returns whether indirect draws are now on.
+    pub fn set_indirect(&mut self, on: bool) -> bool {
+        self.indirect = on && self.gpu.indirect;
+        self.indirect
+    }
+
+    /// Whether the objects are drawn with indirect multi-draws.
+    #[must_use]
+    pub fn indirect(&self) -> bool {
+        self.indirect
     }
 
     /// The colour format it draws into.
@@ -571,10 +605,7 @@ impl Renderer {
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         // A batch's instances are camera-relative and carry their fades and glides.
-        let object_slot = |b: &crate::batch::Batch| DrawGpu {
-            info: [b.planet as f32, b.far_m, 0.0, if b.level == IMPOSTOR { 1.0 } else { 0.0 }],
-            ..self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false)
-        };
+        let object_slot = |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
         let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
         if stream.len() > self.object_capacity {
             self.object_capacity = stream.len().next_power_of_two();
@@ -584,6 +615,28 @@ impl Renderer {
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
         if !stream.is_empty() {
             queue.write_buffer(&self.object_stream, 0, bytemuck::cast_slice(&stream));
+        }
+        if self.indirect && !objects.is_empty() {
+            if objects.len() > self.object_draws_capacity {
+                self.object_draws_capacity = objects.len().next_power_of_two();
+                self.object_draws = indirect_draws(&self.gpu.device, self.object_draws_capacity);
+            }
+            let args: Vec<u8> = objects
+                .iter()
+                .flat_map(|o| {
+                    let model = self.models.levels[o.model * LEVELS + o.level];
+                    wgpu::util::DrawIndexedIndirectArgs {
+                        index_count: model.count,
+                        instance_count: o.count,
+                        first_index: model.first,
+                        base_vertex: 0,
+                        first_instance: o.first,
+                    }
+                    .as_bytes()
+                    .to_vec()
+                })
+                .collect();
+            queue.write_buffer(&self.object_draws, 0, &args);
         }
         let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
@@ -648,15 +701,31 @@ impl Renderer {
                 pass.set_vertex_buffer(0, self.models.vertices.slice(..));
                 pass.set_index_buffer(self.models.indices.slice(..), wgpu::IndexFormat::Uint32);
                 pass.set_vertex_buffer(1, self.object_stream.slice(..));
-                for (i, o) in objects.iter().enumerate() {
+                pass.set_vertex_buffer(2, self.models.kinds.slice(..));
+                let mut i = 0;
+                while i < objects.len() {
+                    // A planet's batches are consecutive (gather sorts by planet first).
+                    let end = i + objects[i..].iter().take_while(|o| o.planet == objects[i].planet).count();
                     let slot = (draws.len() + i) as u64 * DRAW_SLOT;
                     pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
-                    let model = self.models.levels[o.model * LEVELS + o.level];
-                    pass.draw_indexed(model.first..model.first + model.count, 0, o.first..o.first + o.count);
-                    stats.draws += 1;
-                    stats.object_draws += 1;
-                    stats.objects += u64::from(o.count);
-                    stats.triangles += u64::from(model.count / 3) * u64::from(o.count);
+                    if self.indirect {
+                        let stride = size_of::<wgpu::util::DrawIndexedIndirectArgs>() as u64;
+                        pass.multi_draw_indexed_indirect(&self.object_draws, i as u64 * stride, (end - i) as u32);
+                        stats.draws += 1;
+                        stats.object_draws += 1;
+                    }
+                    for o in &objects[i..end] {
+                        let model = self.models.levels[o.model * LEVELS + o.level];
+                        if !self.indirect {
+                            pass.draw_indexed(model.first..model.first + model.count, 0, o.first..o.first + o.count);
+                            stats.draws += 1;
+                            stats.object_draws += 1;
+                        }
+                        stats.object_batches += 1;
+                        stats.objects += u64::from(o.count);
+                        stats.triangles += u64::from(model.count / 3) * u64::from(o.count);
+                    }
+                    i = end;
                 }
             }
         }
@@ -762,6 +831,16 @@ fn object_stream(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
         label: Some("object batches"),
         size: (capacity * size_of::<DrawnInstance>()) as u64,
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// A buffer for `capacity` indirect indexed draws.
+fn indirect_draws(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("object draws"),
+        size: (capacity * size_of::<wgpu::util::DrawIndexedIndirectArgs>()) as u64,
+        usage: wgpu::BufferUsages::INDIRECT | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
 }

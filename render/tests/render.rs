@@ -6,6 +6,8 @@
 //!   clear colour: every ray that must hit the ground hits a triangle.
 //! - The same view, streamed and drawn twice from scratch, is byte-identical.
 //! - A capture's figures count the meshes it uploaded.
+//! - A forest drawn with one indirect multi-draw for its objects is
+//!   byte-identical to it drawn with one instanced draw per batch.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -138,6 +140,28 @@ fn the_same_view_renders_byte_identical_twice() {
     // And the picture is not blank.
     let first = a.get_pixel(0, 0);
     assert!(a.pixels().filter(|p| *p != first).count() > 10_000);
+}
+
+#[test]
+fn indirect_object_draws_match_instanced_ones_pixel_for_pixel() {
+    let view = "planet=1,lat=-22.3233,lon=-16.7839,alt=25,heading=30,pitch=-15";
+    let mut capture = capture();
+    if !capture.renderer.set_indirect(true) {
+        eprintln!("skipped: {} has no indirect first instance", capture.renderer.gpu().describe());
+        return;
+    }
+    let parsed: ViewSpec = view.parse().unwrap();
+    let camera = ViewCamera::new(parsed.pose(&capture.world).unwrap());
+    assert!(capture.settle(&camera, Duration::from_secs(120)), "{view} did not settle");
+    let options = RenderOptions { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 100.0 };
+    let (indirect, a) = capture.draw(&camera, &options).unwrap();
+    capture.renderer.set_indirect(false);
+    let (direct, b) = capture.draw(&camera, &options).unwrap();
+    assert!(a.object_batches > 10 && a.objects > 1_000, "a forest without objects: {a:?}");
+    assert_eq!((a.object_draws, b.object_draws), (1, b.object_batches), "{a:?} {b:?}");
+    assert_eq!((a.object_batches, a.objects, a.triangles), (b.object_batches, b.objects, b.triangles));
+    let differing = indirect.pixels().zip(direct.pixels()).filter(|(p, q)| p != q).count();
+    assert_eq!(differing, 0, "{differing} pixels differ between indirect and direct object draws");
 }
 
 /// Pixels inside `planet`'s lowest-ground disc that show the clear colour.

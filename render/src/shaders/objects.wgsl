@@ -1,5 +1,6 @@
-// Scattered objects: one instanced draw per planet, model type and detail
-// level a frame, of camera-relative instances (batch.rs). Each
+// Scattered objects: one multi-draw a planet (or, without indirect draws,
+// one instanced draw per planet, model type and detail level) a frame, of
+// camera-relative instances (batch.rs). Each
 // instance stands on its base, up along the planet's radius there, turned
 // by its yaw and scaled by its size; lit like the terrain (sun, sky,
 // haze). Instances fade with the region's dither, and thin out towards
@@ -11,8 +12,8 @@ struct Draw {
     offset: vec4<f32>,
     // unused here.
     texture_origin: vec4<f32>,
-    // x: planet index; y: the type's far distance, m; w: 1 when drawing
-    // impostors (flat, turned to the camera).
+    // x: planet index; the rest unused (each model vertex says its type's
+    // far distance and whether it is an impostor's: models.rs).
     info: vec4<f32>,
 };
 
@@ -28,6 +29,8 @@ struct VsIn {
     @location(6) color: vec4<f32>,
     // x: metres along up it is still above its seat; y: its region's fade.
     @location(7) glide: vec2<f32>,
+    // x: the type's far distance, m; y: 1 for an impostor (flat, turned to the camera).
+    @location(8) kind: vec2<f32>,
 };
 
 struct VsOut {
@@ -61,7 +64,7 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     var x = side * c + forward * s;
     var z = forward * c - side * s;
     var normal = x * in.normal.x + up * in.normal.y + z * in.normal.z;
-    if draw.info.w > 0.5 {
+    if in.kind.y > 0.5 {
         // An impostor: its plane turned about up to face the camera (at the
         // origin of these camera-relative positions), lit as a crown would
         // be, half towards the camera and half up.
@@ -77,7 +80,7 @@ fn vs_objects(in: VsIn, @builtin(instance_index) instance: u32) -> VsOut {
     out.normal = normal;
     let trunk = vec3<f32>(0.18, 0.12, 0.07); // models::TRUNK_COLOR
     out.albedo = mix(trunk, in.color.rgb, in.tint);
-    let far = draw.info.y;
+    let far = in.kind.x;
     out.fade = 1.0 - smoothstep(far * 0.6, far, length(base));
     // Each instance its own threshold, so a thinning patch loses whole objects.
     out.threshold = fract(f32(instance) * 0.618034 + in.yaw * 0.1591549);

@@ -51,6 +51,10 @@ pub struct Args {
     /// Build every region without its scatter (no trees, rocks or grass): what they cost.
     #[arg(long)]
     no_scatter: bool,
+    /// Draw the objects with one instanced draw per batch instead of one
+    /// indirect multi-draw a planet (the same pixels; to compare the two).
+    #[arg(long)]
+    no_indirect: bool,
 }
 
 /// The world for a command: the system, its settings, on `threads` job threads.
@@ -81,6 +85,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // The view's planet and numbers against the system before the device starts.
     view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let mut capture = headless(world, size)?;
+    capture.renderer.set_indirect(!args.no_indirect);
     errln!("device: {}", capture.renderer.gpu().describe());
     if let Some(path) = path {
         return fly_path(&mut capture, &path, args);
@@ -112,8 +117,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             .map(|(k, n)| format!("{n} {}", planet::scatter::kind_name(*k)))
             .collect();
         outln!(
-            "objects: {} instanced draws of {} instances; {} in view within 1 km, drawn whole ({})",
+            "objects: {} draw calls ({}) of {} batches, {} instances; {} in view within 1 km, drawn whole ({})",
             s.object_draws,
+            if capture.renderer.indirect() { "indirect multi-draws" } else { "instanced draws" },
+            s.object_batches,
             s.objects,
             near.iter().sum::<u64>(),
             kinds.join(", ")

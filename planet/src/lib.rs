@@ -25,6 +25,7 @@
 //! through libm (enforced by `planet/clippy.toml`).
 
 pub mod dump;
+pub mod edit;
 pub mod geometry;
 pub mod hash;
 pub mod json;

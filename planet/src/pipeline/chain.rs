@@ -9,6 +9,7 @@ use super::stage::{Stage, StageOutput, StageValue};
 use super::stages;
 use crate::RegionKey;
 use crate::dump::DumpError;
+use crate::edit::Edit;
 use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
@@ -31,19 +32,23 @@ pub struct RegionInput<'a> {
     /// Whether the scatter stage places objects (true but where a caller
     /// measures what scatter costs: off, it gives every region none).
     pub scatter: bool,
+    /// The edits touching the region, in log order (`edit::EditLog::region`):
+    /// the voxel stage applies them, and the scatter stage drops the objects
+    /// they remove or bury.
+    pub edits: &'a [Edit],
 }
 
 impl<'a> RegionInput<'a> {
     /// The input of a region of a planet of `recipe`, with nothing lent.
     #[must_use]
     pub fn new(recipe: &'a SystemRecipe, planet: u32, key: RegionKey) -> Self {
-        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true }
+        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true, edits: &[] }
     }
 
     /// The input of a region of `terrain`'s planet, as the engine builds it.
     #[must_use]
     pub fn of_terrain(terrain: &'a Terrain, key: RegionKey) -> Self {
-        Self { recipe: None, planet: 0, key, terrain: Some(terrain), workspace: None, scatter: true }
+        Self { recipe: None, planet: 0, key, terrain: Some(terrain), workspace: None, scatter: true, edits: &[] }
     }
 
     /// The planet's terrain: the one lent, or one built from the chain's plan.

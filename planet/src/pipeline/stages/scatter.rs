@@ -41,7 +41,16 @@ impl RegionStage for ScatterStage {
         if !input.scatter {
             return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new() });
         }
-        Ok(scatter(&terrain, columns, mesh, sphere.origin))
+        let mut placed = scatter(&terrain, columns, mesh, sphere.origin);
+        if !input.edits.is_empty() {
+            // Objects on dug-out ground go with it, and filled ground buries them.
+            let origin = placed.origin;
+            placed.objects.retain(|o| {
+                let base = (origin + o.position.as_dvec3()).as_vec3();
+                !crate::edit::buries(input.edits, base, 0.5 * o.size_m.min(4.0))
+            });
+        }
+        Ok(placed)
     }
 
     fn key(s: &Scatter) -> Option<RegionKey> {

@@ -1,5 +1,6 @@
 //! `voxels`: `PlanetPlan` and `ColumnField` -> `VoxelGrid` (the 3D pass:
-//! density, two materials and their blend for each of the 36³ samples).
+//! density, two materials and their blend for each of the 36³ samples),
+//! then the region's edits (`edit::apply_edits`) over what was generated.
 //! Binary: one `voxels` section, z fastest, then x, then y.
 
 use super::super::{Chain, RegionInput, RegionStage, StageDef, StageValue};
@@ -29,7 +30,9 @@ impl RegionStage for VoxelsStage {
         let terrain = input.terrain(chain, &VOXELS)?;
         let columns = chain.need::<ColumnField>(&COLUMNS, &VOXELS)?;
         terrain.grid.check(columns.key).map_err(|e| DumpError::new(format!("columns key {}: {e}", columns.key)))?;
-        Ok(terrain.voxels(columns))
+        let mut grid = terrain.voxels(columns);
+        crate::edit::apply_edits(&terrain, &mut grid, columns, input.edits);
+        Ok(grid)
     }
 
     fn key(v: &VoxelGrid) -> Option<RegionKey> {

@@ -1,0 +1,98 @@
+//! Applying edits to a region's voxels: the last pass of the voxel stage,
+//! after generation and its features (ARCHITECTURE.md, "Voxel passes").
+//! Edits go in log order; each changes only the samples inside its brush's
+//! bounding ball, at their planet-local positions, so a sample shared by two regions
+//! (or seen at another LOD at the same place) gets the same value.
+
+use glam::Vec3;
+
+use super::brush::Placed;
+use super::{Edit, Operation};
+use crate::geometry::{MARGIN, REGION_CELLS, WINDOW};
+use crate::terrain::{ColumnField, DENSITY_PER_M, Terrain, Voxel, VoxelGrid};
+
+/// Applies `edits` (the region's, in log order) to `grid`, whose columns are `columns`.
+pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnField, edits: &[Edit]) {
+    if edits.is_empty() {
+        return;
+    }
+    let key = grid.key;
+    let layer_m = terrain.grid.layer_m(key.lod);
+    let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
+    let placed: Vec<(Edit, Placed)> = edits.iter().map(|e| (*e, e.brush.at(Vec3::from_array(e.centre)))).collect();
+    let side = WINDOW;
+    for b in 0..side {
+        for a in 0..side {
+            let col = columns.at(a, b);
+            let floor_r = terrain.recipe.radius_m + col.elevation_m - terrain.grid.shell_below_m;
+            let at = |c: usize| col.direction * (floor_r + (first_layer + c as i32) as f32 * layer_m);
+            let (bottom, top) = (at(0), at(side - 1));
+            let (clo, chi) = (bottom.min(top), bottom.max(top));
+            for (edit, brush) in &placed {
+                let (lo, hi) = brush.bounds();
+                if clo.cmpgt(hi).any() || chi.cmplt(lo).any() {
+                    continue;
+                }
+                // Only within the brush's bounding ball, as the log's index
+                // assumes: what a region outside it holds is never changed.
+                let reach2 = edit.brush.reach_m() * edit.brush.reach_m();
+                let out = &mut grid.voxels[(b * side + a) * side..][..side];
+                for (c, v) in out.iter_mut().enumerate() {
+                    let p = at(c);
+                    if (p - brush.centre).length_squared() <= reach2 {
+                        apply(edit, brush, p, v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One edit at one sample at `p`.
+fn apply(edit: &Edit, brush: &Placed, p: Vec3, v: &mut Voxel) {
+    let d = v.density_m();
+    match edit.op {
+        Operation::Dig => {
+            let s = brush.distance(p);
+            if s < d {
+                v.density = quantize(s);
+            }
+        }
+        Operation::Fill => {
+            let s = -brush.distance(p);
+            if s > d {
+                v.density = quantize(s);
+                v.materials = [edit.material; 2];
+                v.blend = 0;
+            }
+        }
+        Operation::Flatten => {
+            let w = brush.weight(p);
+            if w > 0.0 {
+                // The plane's density: solid below it, metres from it.
+                let plane = -brush.height(p);
+                v.density = quantize(d * (1.0 - w) + plane * w);
+            }
+        }
+        Operation::Paint => {
+            if brush.distance(p) < 0.0 {
+                v.materials = [edit.material; 2];
+                v.blend = 0;
+            }
+        }
+    }
+}
+
+/// Whether an object standing at planet-local `base`, `radius_m` across its
+/// footprint, is removed or buried by one of `edits` (a dig or a fill whose
+/// brush reaches within its footprint of its base).
+#[must_use]
+pub fn buries(edits: &[Edit], base: Vec3, radius_m: f32) -> bool {
+    edits.iter().any(|e| e.op.removes_objects() && e.brush.at(Vec3::from_array(e.centre)).distance(base) < radius_m)
+}
+
+/// Metres to stored density, as the voxel stage rounds them.
+fn quantize(d: f32) -> i16 {
+    let x = (d * DENSITY_PER_M).clamp(-32767.0, 32767.0);
+    (x + 0.5f32.copysign(x)) as i16
+}

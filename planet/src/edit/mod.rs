@@ -1,0 +1,147 @@
+//! Terrain edits: dig, fill, flatten and paint with a sphere or a box brush,
+//! as operations in planet-local space (DESIGN.md invariants 6 and 7).
+//!
+//! An edit is data, not voxels: its operation, brush, centre and material.
+//! The voxel stage applies the edits touching a region after generation and
+//! its own features (`apply.rs`), sample by sample at the sample's
+//! planet-local position, so every LOD sees the same operations at its own
+//! resolution and two regions' overlapping samples stay bit-identical. The
+//! log (`log.rs`) keeps them in order with a spatial index of the regions
+//! each one touches, at every LOD, and names each region's edits with a
+//! stamp; a save (`save.rs`) holds the log, never terrain.
+
+mod apply;
+mod brush;
+mod log;
+pub mod save;
+
+use serde::{Deserialize, Serialize};
+
+pub use apply::{apply_edits, buries};
+pub use brush::Brush;
+pub use log::{EditLog, RegionEdits, WindowBox, window_box};
+
+/// What an edit does inside its brush.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    /// Removes the ground: air inside the brush.
+    Dig,
+    /// Adds ground of the edit's material: solid inside the brush.
+    Fill,
+    /// Levels the ground to the plane through the brush's centre, square
+    /// to the local up, fully at the centre and fading out to its edge.
+    Flatten,
+    /// Changes the material of whatever is inside the brush.
+    Paint,
+}
+
+impl Operation {
+    /// Every operation, in the order of their names.
+    pub const ALL: [Operation; 4] = [Operation::Dig, Operation::Fill, Operation::Flatten, Operation::Paint];
+
+    /// Its name, as the CLI and saves spell it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Dig => "dig",
+            Operation::Fill => "fill",
+            Operation::Flatten => "flatten",
+            Operation::Paint => "paint",
+        }
+    }
+
+    /// The operation called `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Operation> {
+        Self::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// Whether the objects standing inside the brush go with it (the
+    /// ground under them is removed, or they are buried).
+    #[must_use]
+    pub fn removes_objects(self) -> bool {
+        matches!(self, Operation::Dig | Operation::Fill)
+    }
+}
+
+/// One edit.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Edit {
+    /// What it does.
+    pub op: Operation,
+    /// Its shape and size.
+    pub brush: Brush,
+    /// Its centre, planet-local metres.
+    pub centre: [f32; 3],
+    /// The material a fill adds or a paint lays (a palette index; unused by
+    /// dig and flatten).
+    pub material: u8,
+}
+
+/// Why an edit cannot be applied to a planet.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// A number out of its range.
+    #[error("{field} = {value}: must be in {range}")]
+    Range {
+        /// The field, as a save or the CLI names it.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// The range allowed.
+        range: String,
+    },
+}
+
+/// The largest brush, metres: a radius or a box's half extent. Beyond it an
+/// edit would touch thousands of regions at once.
+pub const MAX_BRUSH_M: f32 = 64.0;
+/// The smallest brush, metres: a quarter of a LOD-0 cell.
+pub const MIN_BRUSH_M: f32 = 0.25;
+
+impl Edit {
+    /// Checks the edit against a planet of `radius_m` with `materials`
+    /// palette entries: a finite centre within the voxel shell's reach, a
+    /// brush of [`MIN_BRUSH_M`]..=[`MAX_BRUSH_M`], a material in the palette.
+    pub fn check(&self, radius_m: f32, materials: usize) -> Result<(), EditError> {
+        let range = |field, value: String, range: String| Err(EditError::Range { field, value, range });
+        let centre = glam::Vec3::from_array(self.centre);
+        let reach = 2.0 * radius_m;
+        if !centre.is_finite() || centre.length() > reach {
+            return range("centre", format!("{:?}", self.centre), format!("a point within {reach} m of the planet's centre"));
+        }
+        self.brush.check()?;
+        if usize::from(self.material) >= materials {
+            return range("material", self.material.to_string(), format!("0..={} (the planet's palette)", materials - 1));
+        }
+        Ok(())
+    }
+
+    /// Its canonical bytes (what stamps hash and saves store): [`EDIT_BYTES`].
+    #[must_use]
+    pub fn to_bytes(&self) -> [u8; EDIT_BYTES] {
+        let mut out = [0u8; EDIT_BYTES];
+        let op = Operation::ALL.iter().position(|&o| o == self.op).expect("listed") as u8;
+        let (shape, size, yaw) = self.brush.parts();
+        out[0] = op;
+        out[1] = shape;
+        out[2] = self.material;
+        for (i, v) in self.centre.iter().chain(&size).chain([&yaw]).enumerate() {
+            out[4 + 4 * i..8 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// The edit of [`Edit::to_bytes`]; `None` for an unknown operation or shape.
+    #[must_use]
+    pub fn from_bytes(bytes: &[u8; EDIT_BYTES]) -> Option<Edit> {
+        let f = |i: usize| f32::from_le_bytes(bytes[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes"));
+        let op = *Operation::ALL.get(usize::from(bytes[0]))?;
+        let brush = Brush::from_parts(bytes[1], [f(3), f(4), f(5)], f(6))?;
+        (bytes[3] == 0).then_some(Edit { op, brush, centre: [f(0), f(1), f(2)], material: bytes[2] })
+    }
+}
+
+/// Bytes of one edit's canonical encoding.
+pub const EDIT_BYTES: usize = 32;

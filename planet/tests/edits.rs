@@ -1,0 +1,322 @@
+//! Edits: the log's spatial index names every region an edit changes, at
+//! every LOD, across face edges and corners; overlapping samples of edited
+//! neighbours are bit-identical; a dig shows at every LOD that resolves it;
+//! stamps name a region's edits; objects on dug or filled ground go; and a
+//! save round-trips while every damaged one is refused with a reason.
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use planet::edit::save::{MAGIC, SAVE_FORMAT, Save, SaveError};
+use planet::edit::{Brush, Edit, EditLog, Operation, apply_edits};
+use planet::geometry::GridPoint;
+use planet::hash::HashStream;
+use planet::pipeline::{Pipeline, RegionInput, stages};
+use planet::scatter::Scatter;
+use planet::terrain::{Terrain, Voxel, VoxelGrid, lat_lon_direction};
+use planet::{Face, PlannedSystem, RegionKey, Signature};
+
+fn terrain(planet: usize) -> Terrain {
+    Terrain::new(&PlannedSystem::default_system().planets[planet])
+}
+
+/// A random direction; one in four on a face edge, one in eight at a corner.
+fn direction(s: &mut HashStream) -> Vec3 {
+    let face = Face::ALL[s.index(6)];
+    let (mut u, mut v) = (s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
+    match s.index(8) {
+        0 | 1 => u = if s.index(2) == 0 { -0.9995 } else { 0.9995 },
+        2 => {
+            u = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+            v = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+        }
+        _ => {}
+    }
+    planet::geometry::direction(face, u, v)
+}
+
+/// A random edit near the surface of `t`'s planet.
+fn random_edit(t: &Terrain, s: &mut HashStream, max_m: f32) -> Edit {
+    let d = direction(s);
+    let surface = t.recipe.radius_m + t.surface_at(d).surface_m;
+    let centre = d * (surface + s.range_f32(-4.0, 3.0));
+    let brush = if s.index(3) == 0 {
+        let half = [s.range_f32(0.5, max_m), s.range_f32(0.5, max_m), s.range_f32(0.5, max_m)];
+        Brush::Box { half_m: half, yaw_deg: s.range_f32(-180.0, 180.0) }
+    } else {
+        Brush::Sphere { radius_m: s.range_f32(0.5, max_m) }
+    };
+    let op = Operation::ALL[s.index(4)];
+    Edit { op, brush, centre: centre.to_array(), material: s.index(t.recipe.materials.len()) as u8 }
+}
+
+/// `key`'s voxels with `edits` applied.
+fn edited(t: &Terrain, key: RegionKey, edits: &[Edit]) -> VoxelGrid {
+    let columns = t.columns(key);
+    let mut grid = t.voxels(&columns);
+    apply_edits(t, &mut grid, &columns, edits);
+    grid
+}
+
+/// The region holding `p` at `lod` and every region within one step of it.
+fn around(t: &Terrain, p: Vec3, lod: u8) -> Vec<RegionKey> {
+    let mut key = t.surface_key(p.normalize(), lod);
+    let floor = t.recipe.radius_m + t.fields.elevation_m(p.normalize(), t.node_cell_m(lod)) - t.grid.shell_below_m;
+    let layer = ((p.length() - floor) / t.grid.layer_m(lod) / 32.0).max(0.0) as u32;
+    key.z = layer.min(t.grid.regions_up(lod) - 1);
+    let mut out = t.grid.neighbours(key);
+    out.push(key);
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+#[test]
+fn the_index_names_every_region_an_edit_changes() {
+    let (mut changed, mut named, mut cases, mut inside) = (0usize, 0usize, 0usize, 0usize);
+    for planet in [1usize, 3] {
+        let t = terrain(planet);
+        let mut s = HashStream::new(0xed17 + planet as u64);
+        for _ in 0..24 {
+            let edit = random_edit(&t, &mut s, 10.0);
+            let mut log = EditLog::new();
+            let touched = log.push(&t, edit).unwrap();
+            cases += 1;
+            for lod in [0u8, 1, 3] {
+                for key in around(&t, Vec3::from_array(edit.centre), lod) {
+                    let before = edited(&t, key, &[]);
+                    let after = edited(&t, key, &[edit]);
+                    let in_log = touched.binary_search(&key).is_ok();
+                    assert_eq!(in_log, log.stamp(key) != 0, "{key}: the stamp and the list disagree");
+                    if before != after {
+                        changed += 1;
+                        assert!(in_log, "{edit:?} changes {key} but the log does not name it");
+                    }
+                    named += usize::from(in_log);
+                    inside += usize::from(reaches(&t, key, &edit));
+                }
+            }
+        }
+    }
+    // The index is conservative, not wild.
+    eprintln!("{cases} edits: {named} regions named, {inside} with a sample in the brush's ball, {changed} changed");
+    assert!(changed > 100, "only {changed} regions changed over {cases} edits");
+    assert!(named * 2 < 5 * inside, "the index names {named} regions where {inside} have a sample in the brush's ball");
+}
+
+/// Whether a sample of `key`'s window lies inside `edit`'s brush's bounding ball.
+fn reaches(t: &Terrain, key: RegionKey, edit: &Edit) -> bool {
+    let columns = t.columns(key);
+    let (centre, reach) = (Vec3::from_array(edit.centre), edit.brush.reach_m());
+    let layer_m = t.grid.layer_m(key.lod);
+    columns.columns.iter().any(|col| {
+        let floor = t.recipe.radius_m + col.elevation_m - t.grid.shell_below_m;
+        (0..36).any(|c| {
+            let p = col.direction * (floor + (key.z as i32 * 32 - 2 + c) as f32 * layer_m);
+            p.distance(centre) <= reach
+        })
+    })
+}
+
+/// Every canonical sample of an edited region: (column, layer) -> voxel.
+fn samples(t: &Terrain, key: RegionKey, log: &EditLog) -> BTreeMap<(GridPoint, i32), Voxel> {
+    let grid = edited(t, key, &log.region(key).edits);
+    let mut out = BTreeMap::new();
+    for b in 0..36 {
+        for a in 0..36 {
+            let p = GridPoint { face: key.face(), x: key.x as i32 * 32 - 2 + a as i32, y: key.y as i32 * 32 - 2 + b as i32 };
+            let Some(c) = t.grid.canonical(key.lod, p) else { continue };
+            for layer in 0..36 {
+                out.insert((c, key.z as i32 * 32 - 2 + layer as i32), grid.at(a, b, layer));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn overlapping_samples_of_edited_neighbours_are_bit_identical() {
+    let t = terrain(1);
+    let mut s = HashStream::new(77);
+    let mut log = EditLog::new();
+    let mut pairs = 0;
+    let mut edited_shared = 0;
+    for _ in 0..30 {
+        let edit = random_edit(&t, &mut s, 12.0);
+        let touched = log.push(&t, edit).unwrap();
+        // A touched region of LOD 0 or 1 against each touched neighbour.
+        let Some(&key) = touched.iter().find(|k| k.lod == s.index(2) as u8) else { continue };
+        let mine = samples(&t, key, &log);
+        for n in t.grid.neighbours(key).into_iter().filter(|n| touched.binary_search(n).is_ok()) {
+            let theirs = samples(&t, n, &log);
+            let unedited = samples(&t, n, &EditLog::new());
+            for (k, v) in &mine {
+                if let Some(w) = theirs.get(k) {
+                    assert_eq!(v, w, "sample {k:?} differs between {key} and {n}");
+                    edited_shared += usize::from(unedited[k] != *w);
+                }
+            }
+            pairs += 1;
+        }
+    }
+    assert!(pairs > 30, "only {pairs} pairs of touched neighbours");
+    assert!(edited_shared > 1000, "only {edited_shared} shared samples were changed by an edit");
+}
+
+#[test]
+fn a_dig_shows_at_every_lod_that_resolves_it() {
+    let t = terrain(1);
+    let d = lat_lon_direction(-22.3233, -16.7839);
+    let surface = d * (t.recipe.radius_m + t.surface_at(d).surface_m);
+    let radius = 16.0;
+    let dig = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: radius }, centre: surface.to_array(), material: 0 };
+    let mut log = EditLog::new();
+    log.push(&t, dig).unwrap();
+    let mut lods = 0;
+    for lod in 0..=t.grid.max_lod {
+        // A LOD resolves the dig when a layer and a cell fit in its radius four times.
+        if t.grid.cell_m(lod).max(t.grid.layer_m(lod)) > radius / 4.0 {
+            continue;
+        }
+        let key = t.surface_key(d, lod);
+        let edits = log.region(key);
+        assert!(!edits.edits.is_empty(), "LOD {lod}: {key} holds the dig's centre but no edit");
+        let (before, after) = (edited(&t, key, &[]), edited(&t, key, &edits.edits));
+        let solid = |g: &VoxelGrid| g.voxels.iter().filter(|v| v.is_solid()).count();
+        let removed = solid(&before) - solid(&after);
+        // At least a third of the lower half-ball's samples went to air.
+        let cell = t.grid.cell_m(lod) * t.grid.cell_m(lod) * t.grid.layer_m(lod);
+        let half_ball = 2.0 / 3.0 * core::f32::consts::PI * radius * radius * radius / cell;
+        assert!(removed as f32 > half_ball / 3.0, "LOD {lod}: {removed} samples dug, of about {half_ball:.0}");
+        lods += 1;
+    }
+    assert!(lods >= 3, "only {lods} LODs resolve a {radius} m dig");
+}
+
+#[test]
+fn stamps_name_a_regions_edits_in_order() {
+    let t = terrain(1);
+    let mut s = HashStream::new(5);
+    let a = random_edit(&t, &mut s, 6.0);
+    let b = Edit { op: Operation::Fill, ..a };
+    let (mut ab, mut ba) = (EditLog::new(), EditLog::new());
+    let touched = ab.push(&t, a).unwrap();
+    ab.push(&t, b).unwrap();
+    ba.push(&t, b).unwrap();
+    ba.push(&t, a).unwrap();
+    let key = touched[0];
+    assert_ne!(ab.stamp(key), 0);
+    assert_ne!(ab.stamp(key), ba.stamp(key), "dig then fill is not fill then dig");
+    assert_eq!(EditLog::with_edits(&t, ab.edits()).unwrap(), ab, "a log rebuilt from its edits is the same");
+    let far = t.surface_key(-Vec3::from_array(a.centre).normalize(), 0);
+    assert_eq!(ab.stamp(far), 0, "the far side of the planet is untouched");
+    // A bounded index: a 6 m edit touches a few regions a LOD.
+    assert!(touched.len() < 12 * (t.grid.max_lod as usize + 1), "{} regions", touched.len());
+    assert!(ab.bytes() < 8 * 1024, "two edits hold {} bytes", ab.bytes());
+}
+
+#[test]
+fn bad_edits_are_refused_with_the_field_and_range() {
+    let t = terrain(1);
+    let ok = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 2.0 }, centre: [0.0, 4000.0, 0.0], material: 0 };
+    let mut log = EditLog::new();
+    for (edit, field) in [
+        (Edit { brush: Brush::Sphere { radius_m: 0.0 }, ..ok }, "radius_m = 0: must be in 0.25..=64 m"),
+        (Edit { brush: Brush::Sphere { radius_m: f32::NAN }, ..ok }, "radius_m = NaN"),
+        (Edit { brush: Brush::Box { half_m: [1.0, 65.0, 1.0], yaw_deg: 0.0 }, ..ok }, "half_m[1] = 65"),
+        (Edit { brush: Brush::Box { half_m: [1.0; 3], yaw_deg: f32::INFINITY }, ..ok }, "yaw_deg = inf"),
+        (Edit { centre: [f32::NAN, 0.0, 0.0], ..ok }, "centre = [NaN, 0.0, 0.0]"),
+        (Edit { centre: [1e9, 0.0, 0.0], ..ok }, "centre"),
+        (Edit { material: 200, ..ok }, "material = 200: must be in 0..="),
+    ] {
+        let err = log.push(&t, edit).unwrap_err().to_string();
+        assert!(err.contains(field), "{err:?} does not name {field:?}");
+    }
+    assert!(log.is_empty(), "a refused edit is not logged");
+}
+
+#[test]
+fn objects_on_dug_or_filled_ground_go_and_the_rest_stay() {
+    let system = PlannedSystem::default_system();
+    let t = Terrain::new(&system.planets[1]);
+    let d = lat_lon_direction(-22.3233, -16.7839);
+    let key = t.surface_key(d, 0);
+    let run = |edits: &[Edit]| -> Scatter {
+        let input = RegionInput { edits, ..RegionInput::of_terrain(&t, key) };
+        let mut chain = Pipeline::standard().run_region(&input, &|| false, |_, _| {}).unwrap().unwrap();
+        chain.take_value(&stages::SCATTER).unwrap()
+    };
+    let before = run(&[]);
+    let tree = before.objects.iter().find(|o| o.kind == planet::recipe::ScatterKind::Tree).expect("a tree");
+    let base = (before.origin + tree.position.as_dvec3()).as_vec3();
+    let dig = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 3.0 }, centre: base.to_array(), material: 0 };
+    let after = run(&[dig]);
+    assert!(!after.objects.iter().any(|o| o.id == tree.id), "the tree over the hole still stands");
+    let near = |o: &planet::scatter::ScatterObject| (before.origin + o.position.as_dvec3()).as_vec3().distance(base) < 6.0;
+    let far: Vec<u64> = before.objects.iter().filter(|o| !near(o)).map(|o| o.id).collect();
+    let kept: Vec<u64> = after.objects.iter().filter(|o| !near(o)).map(|o| o.id).collect();
+    assert_eq!(far, kept, "objects away from the dig changed");
+    let fill = Edit { op: Operation::Fill, ..dig };
+    assert!(!run(&[fill]).objects.iter().any(|o| o.id == tree.id), "a fill buries the tree");
+    let paint = Edit { op: Operation::Paint, ..dig };
+    assert!(run(&[paint]).objects.iter().any(|o| o.id == tree.id), "paint leaves the tree");
+}
+
+fn sample_save(t: &Terrain) -> Save {
+    let mut s = HashStream::new(11);
+    let mut save = Save::new(Signature(0x1234_5678_9abc_def0_1122_3344_5566_7788), 5);
+    save.planets[1] = (0..40).map(|_| random_edit(t, &mut s, 8.0)).collect();
+    save.planets[3] = (0..3).map(|_| random_edit(t, &mut s, 2.0)).collect();
+    save.extra.push((planet::edit::save::OPTIONAL | 9, b"a later part's record".to_vec()));
+    save
+}
+
+#[test]
+fn saves_round_trip() {
+    let t = terrain(1);
+    let save = sample_save(&t);
+    let bytes = save.encode();
+    assert_eq!(&bytes[..8], MAGIC);
+    assert_eq!(Save::decode(&bytes).unwrap(), save);
+    assert_eq!(Save::decode(&bytes).unwrap().encode(), bytes, "re-encoding is byte-identical");
+    save.check_world(save.system, 5).unwrap();
+}
+
+#[test]
+fn damaged_saves_are_refused_with_the_record_at_fault() {
+    let t = terrain(1);
+    let save = sample_save(&t);
+    let bytes = save.encode();
+    // Every truncation.
+    for n in 0..bytes.len() {
+        assert!(Save::decode(&bytes[..n]).is_err(), "a save cut at {n} bytes loaded");
+    }
+    assert!(matches!(Save::decode(&[]), Err(SaveError::NotASave(m)) if m.contains("empty")));
+    // Every byte flipped: refused, never loaded as something else.
+    for i in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[i] ^= 0x5a;
+        let err = Save::decode(&b).expect_err(&format!("byte {i} flipped loaded")).to_string();
+        assert!(!err.is_empty());
+    }
+    let with = |at: usize, value: u32| {
+        let mut b = bytes.clone();
+        b[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        Save::decode(&b).unwrap_err().to_string()
+    };
+    assert!(with(8, SAVE_FORMAT + 1).contains("format 2"));
+    // An absurd record length (the world record's).
+    assert!(with(20, u32::MAX).contains("record 0 (world): length 4294967295 bytes: must be at most"));
+    // A damaged payload names its record.
+    let mut b = bytes.clone();
+    let last = b.len() - 20;
+    b[last] ^= 1;
+    let err = Save::decode(&b).unwrap_err().to_string();
+    assert!(err.contains("checksum does not match"), "{err}");
+    // Another world or generator.
+    let err = save.check_world(Signature(7), 5).unwrap_err().to_string();
+    assert!(err.contains("12345678") && err.contains("00000000000000000000000000000007"), "{err}");
+    let old = Save { generator_version: 1, ..save.clone() };
+    let err = Save::decode(&old.encode()).unwrap().check_world(save.system, 5).unwrap_err().to_string();
+    assert!(err.contains("generator version 1") && err.contains(&planet::GENERATOR_VERSION.to_string()), "{err}");
+}

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use jobs::CancelToken;
 use parking_lot::Mutex;
+use planet::edit::Edit;
 use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
 use planet::pipeline::{MAX_STAGES, Pipeline, RegionInput, Stage, StageTimes, stages};
@@ -52,8 +53,14 @@ impl BuiltRegion {
 
 /// Something that builds regions from keys: the real stages, or a test double.
 pub trait RegionBuilder: Send + Sync + 'static {
-    /// Builds `key`, or returns `None` once `cancel` is set (checked between stages).
-    fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion>;
+    /// Builds `key` with `edits` (the region's, in log order: `EditLog::region`),
+    /// or returns `None` once `cancel` is set (checked between stages).
+    fn build_with(&self, key: RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion>;
+
+    /// Builds `key` as generated, with no edits.
+    fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
+        self.build_with(key, &[], cancel)
+    }
 }
 
 /// How many times each stage has finished, across all jobs, by position in the pipeline.
@@ -114,11 +121,12 @@ impl PlanetBuilder {
 }
 
 impl RegionBuilder for PlanetBuilder {
-    fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(&self, key: RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
         let input = RegionInput {
             workspace: Some(&workspace),
             scatter: self.scatter,
+            edits,
             ..RegionInput::of_terrain(&self.terrain, key)
         };
         let mut times = StageTimes::default();

@@ -18,8 +18,8 @@ pub struct RegionId {
     pub signature: Signature,
     /// The region.
     pub key: RegionKey,
-    /// How many edits touching the region it includes: 0 until edits exist.
-    pub stamp: u32,
+    /// Its edits' stamp (`planet::edit::RegionEdits`): 0 for none.
+    pub stamp: u64,
 }
 
 impl RegionId {

@@ -32,12 +32,16 @@ pub enum FileKind {
     Scenario,
     /// A smoke-test baseline (JSON timings and hashes).
     Baseline,
+    /// A saved world (`planet::edit::save`).
+    Save,
 }
 
 /// Recipes, paths, scripts and manifests are a few KiB; a few MiB is generous.
 const TEXT_CAP: u64 = 4 << 20;
 /// The largest stage file a region makes is under 2 MiB (a LOD-1 sphere mesh).
 const STAGE_CAP: u64 = 64 << 20;
+/// A save is 32 bytes an edit: 256 MiB is eight million edits.
+const SAVE_CAP: u64 = 256 << 20;
 
 impl FileKind {
     /// The most a file of this kind may hold, bytes.
@@ -53,6 +57,7 @@ impl FileKind {
             | Self::Baseline => TEXT_CAP,
             Self::StageFile { recorded } => recorded.min(STAGE_CAP),
             Self::AnyStageFile => STAGE_CAP,
+            Self::Save => SAVE_CAP,
         }
     }
 
@@ -68,6 +73,7 @@ impl FileKind {
             Self::StageFile { .. } | Self::AnyStageFile => "a stage file",
             Self::Scenario => "a smoke scenario",
             Self::Baseline => "a smoke baseline",
+            Self::Save => "a save",
         }
     }
 }

@@ -7,13 +7,21 @@
 //! A column is shown only when all its regions are ready; a split column stays
 //! shown until all its children are ready, and a merged column's children stay
 //! shown until it is ready again.
+//!
+//! Edits: the streamer holds its planet's edit log, and builds and caches
+//! each region under the stamp of the edits touching it. An edit gives every
+//! region it touches, at every LOD, a new stamp, so they are missing and
+//! built again (nearest first, as any missing region); until a region's new
+//! build lands, the one built before the edit stays shown, so an edit never
+//! opens a hole.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jobs::{JobSystem, Priority};
 use parking_lot::Mutex;
+use planet::edit::{Edit, EditError, EditLog};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
@@ -73,8 +81,14 @@ pub struct Streamer<B: RegionBuilder> {
     settings: StreamSettings,
     wanted: Vec<ColumnKey>,
     visible: Vec<ColumnKey>,
-    requested: BTreeSet<RegionKey>,
+    /// Regions being built, and the stamp each was submitted with.
+    requested: BTreeMap<RegionKey, u64>,
     failed: BTreeSet<RegionKey>,
+    /// The planet's edits.
+    edits: EditLog,
+    /// Regions an edit has touched whose new build has not landed yet: the
+    /// stamp of the build shown meanwhile.
+    superseded: BTreeMap<RegionKey, u64>,
     /// Regions shown or wanted last frame.
     in_use: BTreeSet<RegionKey>,
 }
@@ -111,8 +125,10 @@ impl<B: RegionBuilder> Streamer<B> {
             settings,
             wanted: Vec::new(),
             visible: Vec::new(),
-            requested: BTreeSet::new(),
+            requested: BTreeMap::new(),
             failed: BTreeSet::new(),
+            edits: EditLog::new(),
+            superseded: BTreeMap::new(),
             in_use: BTreeSet::new(),
         }
     }
@@ -123,9 +139,75 @@ impl<B: RegionBuilder> Streamer<B> {
         self.signature
     }
 
-    /// The id region `key` is built and cached under (stamp 0: no edits yet).
+    /// The id region `key` is built and cached under: its edits' stamp.
     fn id(&self, key: RegionKey) -> RegionId {
-        RegionId::new(self.signature, key)
+        RegionId { stamp: self.edits.stamp(key), ..RegionId::new(self.signature, key) }
+    }
+
+    /// The id of the build of `key` to show: the current one, or while it
+    /// is being built after an edit, the one from before.
+    fn shown_id(&self, key: RegionKey, cache: &RegionCache) -> Option<RegionId> {
+        let id = self.id(key);
+        if cache.contains(&id) {
+            return Some(id);
+        }
+        let old = RegionId { stamp: *self.superseded.get(&key)?, ..id };
+        cache.contains(&old).then_some(old)
+    }
+
+    /// The planet's edits.
+    #[must_use]
+    pub fn edits(&self) -> &EditLog {
+        &self.edits
+    }
+
+    /// Replaces the planet's edit log (a save loaded): every region it
+    /// touches is built again; what is shown stays until then.
+    pub fn set_edits(&mut self, edits: EditLog) {
+        let mut touched: BTreeSet<RegionKey> = self.in_use.clone();
+        touched.extend(self.requested.keys().copied());
+        let cache = self.cache.lock();
+        let shown: Vec<(RegionKey, u64)> =
+            touched.iter().filter_map(|&k| self.shown_id(k, &cache).map(|id| (k, id.stamp))).collect();
+        drop(cache);
+        self.edits = edits;
+        for (key, stamp) in shown {
+            if stamp != self.edits.stamp(key) {
+                self.superseded.insert(key, stamp);
+            }
+        }
+    }
+
+    /// Takes the planet's edit log out (the streamer is leaving the planet).
+    pub fn take_edits(&mut self) -> EditLog {
+        std::mem::take(&mut self.edits)
+    }
+
+    /// Applies `edit`: logs it and marks every region it touches, at every
+    /// LOD, for building again (those shown stay shown until their new
+    /// builds land). Returns the regions touched.
+    pub fn edit(&mut self, edit: Edit) -> Result<Vec<RegionKey>, EditError> {
+        let before: Vec<(RegionKey, Option<RegionId>)> = {
+            // The touched regions are known only after the push: remember
+            // what each in-use region shows now, then keep those touched.
+            let cache = self.cache.lock();
+            self.in_use.iter().map(|&k| (k, self.shown_id(k, &cache))).collect()
+        };
+        let touched = self.edits.push(&self.terrain, edit)?;
+        for (key, shown) in before {
+            if touched.binary_search(&key).is_ok()
+                && let Some(id) = shown
+            {
+                self.superseded.insert(key, id.stamp);
+            }
+        }
+        for key in &touched {
+            self.failed.remove(key);
+            if let Some(stamp) = self.requested.remove(key) {
+                self.jobs.cancel(&RegionId { stamp, ..RegionId::new(self.signature, *key) });
+            }
+        }
+        Ok(touched)
     }
 
     /// The planet's terrain.
@@ -158,10 +240,13 @@ impl<B: RegionBuilder> Streamer<B> {
         &self.failed
     }
 
-    /// A ready region, from the cache.
+    /// A ready region, from the cache (while an edit's new build of it is
+    /// on its way, the build from before the edit).
     #[must_use]
     pub fn region(&self, key: RegionKey) -> Option<Arc<BuiltRegion>> {
-        self.cache.lock().get(&self.id(key))
+        let mut cache = self.cache.lock();
+        let id = self.shown_id(key, &cache)?;
+        cache.get(&id)
     }
 
     /// The built regions of the shown columns (what the renderer draws and
@@ -178,7 +263,7 @@ impl<B: RegionBuilder> Streamer<B> {
         column.regions(self.tree.grid()).iter().all(|&k| cache.contains(&self.id(k)))
     }
 
-    /// Whether every wanted region is ready and nothing is being built.
+    /// Whether every wanted region is ready (after every edit) and nothing is being built.
     #[must_use]
     pub fn is_settled(&self) -> bool {
         self.requested.is_empty() && self.wanted.iter().all(|&c| self.column_ready(c))
@@ -201,12 +286,28 @@ impl<B: RegionBuilder> Streamer<B> {
         report.apply_time = start.elapsed();
 
         // Forget requests that have finished (or failed).
-        let finished: Vec<RegionKey> =
-            self.requested.iter().copied().filter(|&k| !self.jobs.is_pending(&self.id(k))).collect();
-        for k in finished {
+        let signature = self.signature;
+        let submitted = |k: RegionKey, stamp: u64| RegionId { stamp, ..RegionId::new(signature, k) };
+        let finished: Vec<(RegionKey, u64)> = self
+            .requested
+            .iter()
+            .map(|(&k, &stamp)| (k, stamp))
+            .filter(|&(k, stamp)| !self.jobs.is_pending(&submitted(k, stamp)))
+            .collect();
+        for (k, stamp) in finished {
             self.requested.remove(&k);
-            if !self.cache.lock().contains(&self.id(k)) {
+            if !self.cache.lock().contains(&submitted(k, stamp)) {
                 self.failed.insert(k);
+            }
+        }
+        // Edited regions whose new builds have landed show those from now on.
+        if !self.superseded.is_empty() {
+            let cache = self.cache.lock();
+            let landed: Vec<RegionKey> =
+                self.superseded.keys().copied().filter(|&k| cache.contains(&self.id(k))).collect();
+            drop(cache);
+            for k in landed {
+                self.superseded.remove(&k);
             }
         }
 
@@ -242,22 +343,25 @@ impl<B: RegionBuilder> Streamer<B> {
                 if self.failed.contains(&key) {
                     continue;
                 }
-                if self.requested.contains(&key) {
+                if self.requested.contains_key(&key) {
                     self.jobs.reprioritize(&self.id(key), priority);
                 } else {
                     let builder = Arc::clone(&self.builder);
-                    self.jobs.submit(self.id(key), "region", priority, move |cancel| {
-                        builder.build(key, cancel).map(Arc::new)
+                    let edits = self.edits.region(key);
+                    let id = RegionId { stamp: edits.stamp, ..RegionId::new(self.signature, key) };
+                    self.jobs.submit(id, "region", priority, move |cancel| {
+                        builder.build_with(key, &edits.edits, cancel).map(Arc::new)
                     });
-                    self.requested.insert(key);
+                    self.requested.insert(key, edits.stamp);
                     report.submitted += 1;
                 }
             }
         }
         // Cancel what the camera has left behind.
-        let stale: Vec<RegionKey> = self.requested.iter().copied().filter(|k| !wanted_regions.contains(k)).collect();
-        for key in stale {
-            self.jobs.cancel(&self.id(key));
+        let stale: Vec<(RegionKey, u64)> =
+            self.requested.iter().map(|(&k, &s)| (k, s)).filter(|(k, _)| !wanted_regions.contains(k)).collect();
+        for (key, stamp) in stale {
+            self.jobs.cancel(&submitted(key, stamp));
             self.requested.remove(&key);
             report.cancelled += 1;
         }
@@ -272,9 +376,16 @@ impl<B: RegionBuilder> Streamer<B> {
         for left in self.in_use.difference(&in_use) {
             cache.touch(&self.id(*left));
         }
-        let signature = self.signature;
-        cache.evict(|id| id.signature == signature && in_use.contains(&id.key));
+        // Of an edited region, only the build shown and the current one are kept.
+        let (edits, superseded) = (&self.edits, &self.superseded);
+        cache.evict(|id| {
+            id.signature == signature
+                && in_use.contains(&id.key)
+                && (id.stamp == edits.stamp(id.key) || superseded.get(&id.key) == Some(&id.stamp))
+        });
         self.in_use = in_use;
+        // Superseded builds no longer in use are not shown again.
+        self.superseded.retain(|k, _| self.in_use.contains(k));
         report
     }
 
@@ -302,7 +413,7 @@ impl<B: RegionBuilder> Streamer<B> {
         let mut out = Vec::new();
         let cache = self.cache.lock();
         let grid = self.tree.grid();
-        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| cache.contains(&self.id(k)));
+        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| self.shown_id(k, &cache).is_some());
         for root in self.tree.roots() {
             self.cover_column(root, &ready, &mut out);
         }
@@ -355,8 +466,8 @@ impl<B: RegionBuilder> Drop for Streamer<B> {
     /// A streamer left behind (the camera moved to another planet) cancels
     /// its queued work; what finishes anyway still lands in the shared cache.
     fn drop(&mut self) {
-        for key in &self.requested {
-            self.jobs.cancel(&self.id(*key));
+        for (&key, &stamp) in &self.requested {
+            self.jobs.cancel(&RegionId { stamp, ..RegionId::new(self.signature, key) });
         }
     }
 }

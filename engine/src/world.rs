@@ -14,6 +14,8 @@ use glam::{DVec3, Vec3};
 use jobs::CancelToken;
 use parking_lot::Mutex;
 use planet::PlannedSystem;
+use planet::edit::save::{Save, SaveError};
+use planet::edit::{Edit, EditError, EditLog};
 use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
 use planet::terrain::Terrain;
 
@@ -85,12 +87,30 @@ pub struct WorldBuilder {
 }
 
 impl RegionBuilder for WorldBuilder {
-    fn build(&self, key: planet::RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(&self, key: planet::RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion> {
         if !self.delay.is_zero() {
             std::thread::sleep(self.delay);
         }
-        self.stages.build(key, cancel)
+        self.stages.build_with(key, edits, cancel)
     }
+}
+
+/// Why a save's edits cannot be loaded into a world.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A save of another world or generator.
+    #[error(transparent)]
+    World(#[from] SaveError),
+    /// An edit its planet refuses.
+    #[error("planet {planet}, edit {index}: {error}")]
+    Edit {
+        /// The planet.
+        planet: u32,
+        /// The edit's position in the planet's log.
+        index: usize,
+        /// Why.
+        error: EditError,
+    },
 }
 
 /// The streamed planet.
@@ -115,13 +135,16 @@ pub struct World {
     jobs: Arc<RegionJobs>,
     cache: Arc<Mutex<RegionCache>>,
     attached: Option<Attached>,
+    /// Per planet, its edit log while no streamer holds it (the attached
+    /// planet's is in its streamer: `World::edits` reads either).
+    edits: Vec<EditLog>,
 }
 
 impl World {
     /// Enters `system`: builds every planet's terrain and proxy (in parallel).
     #[must_use]
     pub fn new(system: Arc<PlannedSystem>, settings: WorldSettings) -> Self {
-        let planets = std::thread::scope(|scope| {
+        let planets: Vec<WorldPlanet> = std::thread::scope(|scope| {
             let handles: Vec<_> = system
                 .planets
                 .iter()
@@ -143,12 +166,76 @@ impl World {
         });
         Self {
             system,
+            edits: vec![EditLog::new(); planets.len()],
             planets,
             settings,
             jobs: Arc::new(RegionJobs::new(settings.threads)),
             cache: Arc::new(Mutex::new(RegionCache::new(settings.cache_bytes))),
             attached: None,
         }
+    }
+
+    /// `planet`'s edits, in order.
+    ///
+    /// # Panics
+    /// If `planet` is not a planet of the system.
+    #[must_use]
+    pub fn edits(&self, planet: u32) -> &EditLog {
+        match &self.attached {
+            Some(a) if a.planet == planet => a.streamer.edits(),
+            _ => &self.edits[planet as usize],
+        }
+    }
+
+    /// Applies `edit` to `planet`: logged, and every region it touches at
+    /// every LOD built again (the streamed planet's from the next update,
+    /// nearest first; the old regions stay shown until then). Returns how
+    /// many regions it touches.
+    pub fn edit(&mut self, planet: u32, edit: Edit) -> Result<usize, EditError> {
+        let Some(p) = self.planets.get(planet as usize) else {
+            return Err(EditError::Range {
+                field: "planet",
+                value: planet.to_string(),
+                range: format!("0..{}", self.planets.len()),
+            });
+        };
+        let touched = match &mut self.attached {
+            Some(a) if a.planet == planet => a.streamer.edit(edit)?,
+            _ => self.edits[planet as usize].push(&p.terrain, edit)?,
+        };
+        Ok(touched.len())
+    }
+
+    /// The world's edits as a save.
+    #[must_use]
+    pub fn save(&self) -> Save {
+        let mut save = Save::new(self.system.signature(), self.planets.len());
+        for (i, edits) in save.planets.iter_mut().enumerate() {
+            *edits = self.edits(i as u32).edits().to_vec();
+        }
+        save
+    }
+
+    /// Replaces every planet's edits with a save's, after checking that it
+    /// is of this world and generator and that every edit suits its planet.
+    pub fn load(&mut self, save: &Save) -> Result<(), LoadError> {
+        save.check_world(self.system.signature(), self.planets.len())?;
+        let mut logs = Vec::with_capacity(self.planets.len());
+        for (i, (planet, edits)) in self.planets.iter().zip(&save.planets).enumerate() {
+            let log = EditLog::with_edits(&planet.terrain, edits).map_err(|(at, error)| LoadError::Edit {
+                planet: i as u32,
+                index: at,
+                error,
+            })?;
+            logs.push(log);
+        }
+        for (i, log) in logs.into_iter().enumerate() {
+            match &mut self.attached {
+                Some(a) if a.planet as usize == i => a.streamer.set_edits(log),
+                _ => self.edits[i] = log,
+            }
+        }
+        Ok(())
     }
 
     /// The settings.
@@ -216,13 +303,15 @@ impl World {
                 && camera.position.distance(planet.position) < planet.radius * self.settings.detach_radii
         });
         if !keep {
-            self.attached = None;
+            if let Some(mut left) = self.attached.take() {
+                self.edits[left.planet as usize] = left.streamer.take_edits();
+            }
             if attach {
                 let planet = &self.planets[near_index as usize];
                 let stages = PlanetBuilder::new(Arc::clone(&planet.terrain)).with_scatter(self.settings.scatter);
                 let builder = Arc::new(WorldBuilder { stages, delay: self.settings.slow_builds });
                 let signature = self.system.planets[near_index as usize].signature();
-                let streamer = Streamer::new(
+                let mut streamer = Streamer::new(
                     signature,
                     Arc::clone(&planet.terrain),
                     builder,
@@ -230,6 +319,7 @@ impl World {
                     Arc::clone(&self.cache),
                     self.settings.stream,
                 );
+                streamer.set_edits(std::mem::take(&mut self.edits[near_index as usize]));
                 self.attached = Some(Attached { planet: near_index, streamer, report: FrameReport::default() });
             }
         }

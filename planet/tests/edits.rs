@@ -124,7 +124,11 @@ fn samples(t: &Terrain, key: RegionKey, log: &EditLog) -> BTreeMap<(GridPoint, i
     let mut out = BTreeMap::new();
     for b in 0..36 {
         for a in 0..36 {
-            let p = GridPoint { face: key.face(), x: key.x as i32 * 32 - 2 + a as i32, y: key.y as i32 * 32 - 2 + b as i32 };
+            let p = GridPoint {
+                face: key.face(),
+                x: key.x as i32 * 32 - 2 + a as i32,
+                y: key.y as i32 * 32 - 2 + b as i32,
+            };
             let Some(c) = t.grid.canonical(key.lod, p) else { continue };
             for layer in 0..36 {
                 out.insert((c, key.z as i32 * 32 - 2 + layer as i32), grid.at(a, b, layer));
@@ -169,7 +173,8 @@ fn a_dig_shows_at_every_lod_that_resolves_it() {
     let d = lat_lon_direction(-22.3233, -16.7839);
     let surface = d * (t.recipe.radius_m + t.surface_at(d).surface_m);
     let radius = 16.0;
-    let dig = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: radius }, centre: surface.to_array(), material: 0 };
+    let dig =
+        Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: radius }, centre: surface.to_array(), material: 0 };
     let mut log = EditLog::new();
     log.push(&t, dig).unwrap();
     let mut lods = 0;
@@ -218,7 +223,8 @@ fn stamps_name_a_regions_edits_in_order() {
 #[test]
 fn bad_edits_are_refused_with_the_field_and_range() {
     let t = terrain(1);
-    let ok = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 2.0 }, centre: [0.0, 4000.0, 0.0], material: 0 };
+    let ok =
+        Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 2.0 }, centre: [0.0, 4000.0, 0.0], material: 0 };
     let mut log = EditLog::new();
     for (edit, field) in [
         (Edit { brush: Brush::Sphere { radius_m: 0.0 }, ..ok }, "radius_m = 0: must be in 0.25..=64 m"),
@@ -252,7 +258,8 @@ fn objects_on_dug_or_filled_ground_go_and_the_rest_stay() {
     let dig = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 3.0 }, centre: base.to_array(), material: 0 };
     let after = run(&[dig]);
     assert!(!after.objects.iter().any(|o| o.id == tree.id), "the tree over the hole still stands");
-    let near = |o: &planet::scatter::ScatterObject| (before.origin + o.position.as_dvec3()).as_vec3().distance(base) < 6.0;
+    let near =
+        |o: &planet::scatter::ScatterObject| (before.origin + o.position.as_dvec3()).as_vec3().distance(base) < 6.0;
     let far: Vec<u64> = before.objects.iter().filter(|o| !near(o)).map(|o| o.id).collect();
     let kept: Vec<u64> = after.objects.iter().filter(|o| !near(o)).map(|o| o.id).collect();
     assert_eq!(far, kept, "objects away from the dig changed");

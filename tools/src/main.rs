@@ -51,6 +51,8 @@ enum Command {
     Mesh(commands::mesh::Args),
     /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
     Scatter(commands::scatter::Args),
+    /// Add a terrain edit (dig, fill, flatten, paint) to a save; `capture --save` and `fly --save` show it.
+    Edit(commands::edit::Args),
     /// Stream a planet around a camera on a scripted path, headless; print a summary against the targets.
     Stream(commands::stream::Args),
     /// Dump every generator stage's output for one region into a folder, with a manifest.
@@ -104,6 +106,7 @@ fn main() -> ExitCode {
         Some(Command::Map(args)) => commands::map::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Scatter(args)) => commands::scatter::run(&args),
+        Some(Command::Edit(args)) => commands::edit::run(&args),
         Some(Command::Stream(args)) => commands::stream::run(&args),
         Some(Command::Dump(args)) => commands::dump::run(&args),
         Some(Command::Replay(args)) => commands::replay::run(&args),

@@ -16,9 +16,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use glam::Vec3;
 
 use super::{Edit, EditError};
+use crate::Face;
 use crate::geometry::{GridPoint, MARGIN, REGION_CELLS, RegionKey, face_coords};
 use crate::terrain::Terrain;
-use crate::Face;
 
 /// Every edit of one planet, and which regions each touches.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -109,11 +109,19 @@ impl Edit {
         let centre = glam::Vec3::from_array(self.centre);
         let reach = 2.0 * radius_m;
         if !centre.is_finite() || centre.length() > reach {
-            return range("centre", format!("{:?}", self.centre), format!("a point within {reach} m of the planet's centre"));
+            return range(
+                "centre",
+                format!("{:?}", self.centre),
+                format!("a point within {reach} m of the planet's centre"),
+            );
         }
         self.brush.check()?;
         if usize::from(self.material) >= materials {
-            return range("material", self.material.to_string(), format!("0..={} (the planet's palette)", materials - 1));
+            return range(
+                "material",
+                self.material.to_string(),
+                format!("0..={} (the planet's palette)", materials - 1),
+            );
         }
         Ok(())
     }

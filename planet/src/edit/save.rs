@@ -80,7 +80,12 @@ impl Save {
     /// An empty save of the world named `system` with `planets` planets.
     #[must_use]
     pub fn new(system: Signature, planets: usize) -> Self {
-        Self { system, generator_version: crate::GENERATOR_VERSION, planets: vec![Vec::new(); planets], extra: Vec::new() }
+        Self {
+            system,
+            generator_version: crate::GENERATOR_VERSION,
+            planets: vec![Vec::new(); planets],
+            extra: Vec::new(),
+        }
     }
 
     /// Refuses a save of another world or another generator version, naming both.
@@ -157,7 +162,10 @@ impl Save {
         for index in 0..count {
             let fail = |kind: &str, reason: String| SaveError::Record { index, kind: kind.to_owned(), reason };
             if bytes.len() - at < 8 {
-                return Err(fail("header", format!("cut short: {} bytes left of the 8 a record header needs", bytes.len() - at)));
+                return Err(fail(
+                    "header",
+                    format!("cut short: {} bytes left of the 8 a record header needs", bytes.len() - at),
+                ));
             }
             let kind = u32_at(at);
             let length = u32_at(at + 4);
@@ -167,7 +175,10 @@ impl Save {
             }
             let end = at + 8 + length as usize;
             if bytes.len() < end + 8 {
-                return Err(fail(&name, format!("cut short: it needs {} bytes, {} are left", end + 8 - at, bytes.len() - at)));
+                return Err(fail(
+                    &name,
+                    format!("cut short: it needs {} bytes, {} are left", end + 8 - at, bytes.len() - at),
+                ));
             }
             let checksum = u64::from_le_bytes(bytes[end..end + 8].try_into().expect("8 bytes"));
             if xxhash_rust::xxh3::xxh3_64(&bytes[at..end]) != checksum {
@@ -204,11 +215,20 @@ impl Save {
                     *slot = edits;
                 }
                 k if k & OPTIONAL != 0 => save.extra.push((k, payload.to_vec())),
-                _ => return Err(fail(&name, "a kind this build does not know, and not optional: made by a newer program".into())),
+                _ => {
+                    return Err(fail(
+                        &name,
+                        "a kind this build does not know, and not optional: made by a newer program".into(),
+                    ));
+                }
             }
         }
         if !has_world {
-            return Err(SaveError::Record { index: 0, kind: "world".into(), reason: "missing: the save holds no records".into() });
+            return Err(SaveError::Record {
+                index: 0,
+                kind: "world".into(),
+                reason: "missing: the save holds no records".into(),
+            });
         }
         if at != bytes.len() {
             return Err(SaveError::Record {

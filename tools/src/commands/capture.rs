@@ -55,6 +55,9 @@ pub struct Args {
     /// indirect multi-draw a planet (the same pixels; to compare the two).
     #[arg(long)]
     no_indirect: bool,
+    /// A saved world (`planet edit`): its edits are applied before streaming.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 }
 
 /// The world for a command: the system, its settings, on `threads` job threads.
@@ -70,6 +73,16 @@ pub fn world_with(system: Option<&std::path::Path>, threads: Option<usize>, scat
     Ok(World::new(Arc::new(plan), WorldSettings { threads, scatter, ..WorldSettings::default() }))
 }
 
+/// Loads the save at `path` into `world`: refused, naming why, when it is
+/// damaged or of another world.
+pub fn load_save(world: &mut World, path: &std::path::Path) -> Result<(), Failure> {
+    let save = engine::savefile::read_save(path).map_err(|e| Failure::Invalid(e.to_string()))?;
+    world.load(&save).map_err(|e| Failure::Invalid(format!("{}: {e}", path.display())))?;
+    let edits: usize = save.planets.iter().map(Vec::len).sum();
+    errln!("loaded {}: {edits} edits", path.display());
+    Ok(())
+}
+
 /// A headless capture, or a failure that says how to get a device.
 pub fn headless(world: World, size: (u32, u32)) -> Result<Capture, Failure> {
     Capture::new(world, size).map_err(|e| Failure::Failed(e.to_string()))
@@ -81,7 +94,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let size = args.size.pair();
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
-    let world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
+    let mut world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
+    if let Some(save) = &args.save {
+        load_save(&mut world, save)?;
+    }
     // The view's planet and numbers against the system before the device starts.
     view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let mut capture = headless(world, size)?;

@@ -2,6 +2,7 @@
 
 pub mod capture;
 pub mod dump;
+pub mod edit;
 pub mod fly;
 pub mod inspect;
 pub mod map;

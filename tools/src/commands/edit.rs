@@ -103,8 +103,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     save.check_world(system.signature(), planets)
         .map_err(|e| Failure::Invalid(format!("{}: {e}", args.save.display())))?;
     let index = args.planet.planet as usize;
-    let mut log = EditLog::with_edits(&terrain, &save.planets[index])
-        .map_err(|(i, e)| Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())))?;
+    // The saved edits are checked one by one (cheap); only the new one is indexed.
+    let (radius, materials) = (terrain.recipe.radius_m, terrain.recipe.materials.len());
+    if let Some((i, e)) =
+        save.planets[index].iter().enumerate().find_map(|(i, e)| e.check(radius, materials).err().map(|e| (i, e)))
+    {
+        return Err(Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())));
+    }
+    let mut log = EditLog::new();
     let touched = log.push(&terrain, edit).map_err(|e| Failure::Invalid(format!("the edit: {e}")))?;
     save.planets[index].push(edit);
     engine::savefile::write_save(&args.save, &save).map_err(|e| Failure::Failed(e.to_string()))?;
@@ -120,12 +126,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         touched.len()
     );
     outln!(
-        "planet {index} has {} edits ({} regions touched, {:.1} KiB of log); {} holds {} edits in all",
-        log.len(),
-        log.regions_touched(),
-        log.bytes() as f64 / 1024.0,
+        "planet {index} has {} edits; {} holds {} edits in all ({} bytes)",
+        save.planets[index].len(),
         args.save.display(),
-        save.planets.iter().map(Vec::len).sum::<usize>()
+        save.planets.iter().map(Vec::len).sum::<usize>(),
+        save.encode().len()
     );
     Ok(())
 }

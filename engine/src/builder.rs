@@ -27,6 +27,8 @@ pub struct BuiltRegion {
     pub mesh: SphereMesh,
     /// Signature of its voxels (what determinism tests compare).
     pub voxels: Signature,
+    /// The stamp of the edits it was built with (`planet::edit::stamp`; 0: none).
+    pub stamp: u64,
     /// Its collision mesh (`None` only from test doubles).
     pub collider: Option<Collider>,
     /// Its navigation polygons (`None` only from test doubles).
@@ -141,6 +143,7 @@ impl RegionBuilder for PlanetBuilder {
         Some(BuiltRegion {
             key,
             voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
+            stamp: planet::edit::stamp(edits),
             mesh: chain.take_value(&stages::SPHERE_MESH)?,
             collider: Some(chain.take_value(&stages::COLLIDER)?),
             navmesh: Some(chain.take_value(&stages::NAVMESH)?),

@@ -137,6 +137,7 @@ mod tests {
             key,
             mesh: SphereMesh::default(),
             voxels: Signature(0),
+            stamp: 0,
             collider: None,
             navmesh: None,
             scatter: None,

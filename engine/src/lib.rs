@@ -37,6 +37,7 @@ pub mod read;
 pub mod run;
 pub mod savefile;
 mod streamer;
+pub mod tool;
 pub mod view;
 mod world;
 pub mod write;

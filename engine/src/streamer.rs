@@ -144,15 +144,20 @@ impl<B: RegionBuilder> Streamer<B> {
         RegionId { stamp: self.edits.stamp(key), ..RegionId::new(self.signature, key) }
     }
 
-    /// The id of the build of `key` to show: the current one, or while it
-    /// is being built after an edit, the one from before.
+    /// The id of the build of `key` to show: while the regions an edit
+    /// touched are being built again, the one from before the edit (all of
+    /// them switch to their new builds in one frame, once every one has
+    /// landed: a hole's floor, a region below, never lags its opening);
+    /// else the current one.
     fn shown_id(&self, key: RegionKey, cache: &RegionCache) -> Option<RegionId> {
         let id = self.id(key);
-        if cache.contains(&id) {
-            return Some(id);
+        if let Some(&stamp) = self.superseded.get(&key) {
+            let old = RegionId { stamp, ..id };
+            if cache.contains(&old) {
+                return Some(old);
+            }
         }
-        let old = RegionId { stamp: *self.superseded.get(&key)?, ..id };
-        cache.contains(&old).then_some(old)
+        cache.contains(&id).then_some(id)
     }
 
     /// The planet's edits.
@@ -266,7 +271,7 @@ impl<B: RegionBuilder> Streamer<B> {
     /// Whether every wanted region is ready (after every edit) and nothing is being built.
     #[must_use]
     pub fn is_settled(&self) -> bool {
-        self.requested.is_empty() && self.wanted.iter().all(|&c| self.column_ready(c))
+        self.requested.is_empty() && self.superseded.is_empty() && self.wanted.iter().all(|&c| self.column_ready(c))
     }
 
     /// One frame: apply finished work within the budget, follow the camera
@@ -300,14 +305,14 @@ impl<B: RegionBuilder> Streamer<B> {
                 self.failed.insert(k);
             }
         }
-        // Edited regions whose new builds have landed show those from now on.
+        // Once every edited region's new build has landed (or failed), all
+        // of them show their new builds from this frame on.
         if !self.superseded.is_empty() {
             let cache = self.cache.lock();
-            let landed: Vec<RegionKey> =
-                self.superseded.keys().copied().filter(|&k| cache.contains(&self.id(k))).collect();
+            let landed = self.superseded.keys().all(|&k| cache.contains(&self.id(k)) || self.failed.contains(&k));
             drop(cache);
-            for k in landed {
-                self.superseded.remove(&k);
+            if landed {
+                self.superseded.clear();
             }
         }
 
@@ -323,7 +328,12 @@ impl<B: RegionBuilder> Streamer<B> {
         let mut wanted_regions = BTreeSet::new();
         let roots = self.tree.roots();
         let floor = roots.iter().copied().filter(|r| self.wanted.binary_search(r).is_err());
-        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(floor).collect();
+        // Edited regions shown but no longer wanted are built again too: the
+        // switch to the new builds waits for them.
+        let mut edited: Vec<ColumnKey> = self.superseded.keys().map(|&k| ColumnKey::of(k)).collect();
+        edited.dedup();
+        edited.retain(|c| self.wanted.binary_search(c).is_err() && !roots.contains(c));
+        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(floor).chain(edited).collect();
         for (i, &column) in columns.iter().enumerate() {
             let regions = column.regions(&grid);
             wanted_regions.extend(regions.iter().copied());

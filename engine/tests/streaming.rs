@@ -38,6 +38,7 @@ impl RegionBuilder for FakeBuilder {
             key,
             mesh: SphereMesh { key, ..SphereMesh::default() },
             voxels: Signature::of("fake region", &key),
+            stamp: 0,
             collider: None,
             navmesh: None,
             scatter: None,

@@ -104,10 +104,10 @@ fn the_index_names_every_region_an_edit_changes() {
     assert!(named * 2 < 5 * inside, "the index names {named} regions where {inside} have a sample in the brush's ball");
 }
 
-/// Whether a sample of `key`'s window lies inside `edit`'s brush's bounding ball.
+/// Whether a sample of `key`'s window lies within `edit`'s reach.
 fn reaches(t: &Terrain, key: RegionKey, edit: &Edit) -> bool {
     let columns = t.columns(key);
-    let (centre, reach) = (Vec3::from_array(edit.centre), edit.brush.reach_m());
+    let (centre, reach) = (Vec3::from_array(edit.centre), edit.reach_m(&t.grid, key.lod));
     let layer_m = t.grid.layer_m(key.lod);
     columns.columns.iter().any(|col| {
         let floor = t.recipe.radius_m + col.elevation_m - t.grid.shell_below_m;
@@ -326,4 +326,62 @@ fn damaged_saves_are_refused_with_the_record_at_fault() {
     let old = Save { generator_version: 1, ..save.clone() };
     let err = Save::decode(&old.encode()).unwrap().check_world(save.system, 5).unwrap_err().to_string();
     assert!(err.contains("generator version 1") && err.contains(&planet::GENERATOR_VERSION.to_string()), "{err}");
+}
+
+#[test]
+fn a_dig_is_a_smooth_round_hole() {
+    // Over random dry spots of two planets at LODs 0 and 1: the terrain's
+    // triangles inside a 6 m dig lie on its sphere and face its centre
+    // (cut off at the brush, the density would step and bend the normals).
+    let system = PlannedSystem::default_system();
+    let (mut inside, mut facing, mut off) = (0usize, 0usize, Vec::new());
+    for planet in [1usize, 2] {
+        let t = Terrain::new(&system.planets[planet]);
+        let mut s = HashStream::new(0xd16 + planet as u64);
+        let mut done = 0;
+        while done < 6 {
+            let d = direction(&mut s);
+            let ground = t.surface_at(d);
+            if t.recipe.sea.enabled && ground.surface_m < t.recipe.sea.level_m + 2.0 {
+                continue;
+            }
+            done += 1;
+            let radius = 6.0;
+            let centre = d * (t.recipe.radius_m + ground.surface_m - 2.0);
+            let dig = Edit {
+                op: Operation::Dig,
+                brush: Brush::Sphere { radius_m: radius },
+                centre: centre.to_array(),
+                material: 0,
+            };
+            for lod in [0u8, 1] {
+                let key = t.surface_key(d, lod);
+                let input = RegionInput { edits: &[dig], ..RegionInput::of_terrain(&t, key) };
+                let mut chain = Pipeline::standard().run_region(&input, &|| false, |_, _| {}).unwrap().unwrap();
+                let mesh: planet::mesh::SphereMesh = chain.take_value(&stages::SPHERE_MESH).unwrap();
+                let o = mesh.origin.as_vec3();
+                let at = |i: usize| {
+                    Vec3::from_array(mesh.terrain.vertices[mesh.terrain.indices.get(i) as usize].position) + o
+                };
+                for tri in 0..mesh.terrain.indices.len() / 3 {
+                    let p = [at(3 * tri), at(3 * tri + 1), at(3 * tri + 2)];
+                    let c = (p[0] + p[1] + p[2]) / 3.0;
+                    // Away from the rim, where the hole meets the ground.
+                    if c.distance(centre) > radius + 0.5 || (c - centre).dot(d) > -1.0 {
+                        continue;
+                    }
+                    inside += 1;
+                    let normal = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+                    facing += usize::from(normal.dot((centre - c).normalize()) > 0.9);
+                    off.push((c.distance(centre) - radius).abs());
+                }
+            }
+        }
+    }
+    off.sort_by(f32::total_cmp);
+    let p90 = off[off.len() * 9 / 10];
+    eprintln!("{inside} triangles inside digs: {facing} face the centre; 90% within {p90:.3} m of the sphere");
+    assert!(inside > 1000, "only {inside} triangles inside the digs");
+    assert!(facing * 10 >= inside * 9, "only {facing} of {inside} triangles face the dig's centre");
+    assert!(p90 < 0.15, "90% of the hole's triangles are within {p90} m of its sphere");
 }

@@ -133,7 +133,7 @@ mod tests {
             made.0[i].glide_m = 2.0;
         }
         let objects = Some(RegionObjects::new(made, &mut 0));
-        GpuRegion { origin, terrain: None, blocks: None, water: None, objects, shown_at, leaving_at: None }
+        GpuRegion { origin, terrain: None, blocks: None, water: None, objects, shown_at, leaving_at: None, stamp: 0 }
     }
 
     /// Two regions' trees of one type come out as one batch, camera-relative,

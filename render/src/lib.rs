@@ -32,7 +32,7 @@ pub use error::RenderError;
 pub use glide::GLIDE_S;
 pub use gpu::{Gpu, GpuError, instance, instance_for_display};
 pub use meshes::{FADE_S, objects_within};
-pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, NEAR_M, RenderOptions, Renderer, ViewCamera};
+pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, Marker, NEAR_M, RenderOptions, Renderer, ViewCamera};
 pub use target::{CAPTURE_FORMAT, Offscreen, read_texture};
 pub use textures::MaterialSet;
 pub use window::WindowSurface;

@@ -219,6 +219,8 @@ pub struct GpuRegion {
     pub shown_at: f64,
     /// When it started to fade out, if it is leaving.
     pub leaving_at: Option<f64>,
+    /// The stamp of the edits its build holds.
+    pub stamp: u64,
 }
 
 impl GpuRegion {
@@ -249,7 +251,7 @@ impl RegionStore {
     pub fn sync<'a>(
         &mut self,
         device: &wgpu::Device,
-        shown: impl Iterator<Item = (u32, &'a SphereMesh, Option<&'a Scatter>)>,
+        shown: impl Iterator<Item = (u32, &'a SphereMesh, Option<&'a Scatter>, u64)>,
         now: f64,
     ) -> u64 {
         let before = self.uploaded_bytes;
@@ -262,8 +264,17 @@ impl RegionStore {
                 departures.add(planet, key, r.origin, &o.ids, &o.shown);
             }
         }
+        // A region built again after an edit replaces its old build at once
+        // (the streamer switches every edited region in one frame).
+        let mut replaced = std::collections::BTreeSet::new();
+        for &(planet, mesh, _, stamp) in &shown {
+            if self.regions.get(&(planet, mesh.key)).is_some_and(|r| r.stamp != stamp) {
+                self.regions.remove(&(planet, mesh.key));
+                replaced.insert((planet, mesh.key));
+            }
+        }
         let mut hide: BTreeMap<(u32, RegionKey), Vec<u32>> = BTreeMap::new();
-        for (planet, mesh, scatter) in shown {
+        for (planet, mesh, scatter, stamp) in shown {
             let id = (planet, mesh.key);
             let uploaded = &mut self.uploaded_bytes;
             match self.regions.get_mut(&id) {
@@ -289,8 +300,10 @@ impl RegionStore {
                         blocks: GpuMesh::upload(device, &mesh.blocks, true, "blocks", uploaded),
                         water: GpuMesh::upload(device, &mesh.water, false, "water", uploaded),
                         objects,
-                        shown_at: now,
+                        // An edited region's new build is shown whole at once.
+                        shown_at: if replaced.remove(&id) { now - FADE_S.max(GLIDE_S) } else { now },
                         leaving_at: None,
+                        stamp,
                     };
                     self.regions.insert(id, region);
                 }

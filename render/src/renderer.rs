@@ -196,6 +196,8 @@ pub struct Renderer {
     /// Whether the objects are drawn as one multi-draw a planet (the
     /// device's support, unless turned off by [`Renderer::set_indirect`]).
     indirect: bool,
+    /// The edit brush's marker, where the client shows one.
+    marker: Option<Marker>,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
     first_layer: Vec<u32>,
@@ -472,6 +474,7 @@ impl Renderer {
             object_draws: indirect_draws(device, 64),
             object_draws_capacity: 64,
             indirect: gpu.indirect,
+            marker: None,
             regions: RegionStore::default(),
             proxies,
             first_layer: materials.first_layer,
@@ -486,6 +489,11 @@ impl Renderer {
     pub fn set_indirect(&mut self, on: bool) -> bool {
         self.indirect = on && self.gpu.indirect;
         self.indirect
+    }
+
+    /// Shows the edit brush's marker (a ring on the ground), or none.
+    pub fn set_marker(&mut self, marker: Option<Marker>) {
+        self.marker = marker;
     }
 
     /// Whether the objects are drawn with indirect multi-draws.
@@ -529,7 +537,7 @@ impl Renderer {
         for (i, proxy) in self.proxies.iter_mut().enumerate() {
             proxy.set_shown(world.proxy_shown(i as u32), now);
         }
-        self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh, r.scatter.as_ref())), now)
+        self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh, r.scatter.as_ref(), r.stamp)), now)
     }
 
     /// Ends every fade at once (captures draw a settled world, not a moment
@@ -597,7 +605,12 @@ impl Renderer {
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
         let planet_position = |p: u32| world.planets[p as usize].position;
-        let (stream, objects) = gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
+        let (mut stream, mut objects) = gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
+        if let Some(marker) = self.marker.as_ref().filter(|m| !m.points.is_empty()) {
+            let (instances, batch) = marker.ring(planet_position(marker.planet), eye, stream.len() as u32);
+            stream.extend(instances);
+            objects.push(batch);
+        }
 
         let slot_count = draws.len() + objects.len();
         if slot_count > self.draw_capacity {
@@ -822,6 +835,41 @@ impl Renderer {
             viewport: [size.0 as f32, size.1 as f32, NEAR_M, world.planets.len().min(MAX_PLANETS) as f32],
             planets,
         }
+    }
+}
+
+/// The edit brush's marker: small bright yellow stones on the ground around
+/// the brush's rim (`engine::tool::rim`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// The planet.
+    pub planet: u32,
+    /// The points, planet-local metres.
+    pub points: Vec<DVec3>,
+    /// Each crystal's size, metres.
+    pub size_m: f32,
+}
+
+impl Marker {
+    /// The crystals' instances, seen from `eye` (system space) on a planet
+    /// centred at `centre`, as one batch from instance `first` of the frame's stream.
+    fn ring(&self, centre: DVec3, eye: DVec3, first: u32) -> (Vec<DrawnInstance>, crate::batch::Batch) {
+        let instances: Vec<DrawnInstance> = self
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, p)| DrawnInstance {
+                base: (centre + *p - eye).as_vec3().to_array(),
+                yaw: i as f32,
+                size: self.size_m,
+                color: [255, 220, 0, 255],
+                glide_m: 0.0,
+                fade: 1.0,
+            })
+            .collect();
+        let stone = planet::scatter::kind_index(planet::recipe::ScatterKind::Rock) * planet::scatter::VARIANTS as usize;
+        let count = instances.len() as u32;
+        (instances, crate::batch::Batch { planet: self.planet, model: stone, level: 0, first, count })
     }
 }
 

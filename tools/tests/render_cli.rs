@@ -275,6 +275,27 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
         .unwrap_or_else(|| panic!("not underground: {err}"));
     assert!(depth > 10.0 && last.contains(" | walk"), "not walking in the cave: {last}");
 
+    // The done check of editing: dig into the ground, walk into the hole,
+    // quit (the edits saved), start again with the save and find them.
+    let save = dir.join("world.save");
+    let fly_dig = |seconds: &str, shot: &Path| {
+        let args = ["fly", "--script", "dig", "--seconds", seconds, "--size", "320x180", "--threads", "2"];
+        let more = ["--save", save.to_str().unwrap(), "--screenshot", shot.to_str().unwrap()];
+        planet(&[&args[..], &more[..]].concat(), &[("DISPLAY", server.display.as_str())])
+    };
+    let out = fly_dig("10", &dir.join("dig.png"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let saved = planet::edit::save::Save::decode(&std::fs::read(&save).unwrap()).unwrap();
+    assert_eq!(saved.planets[1].len(), 2, "two digs saved: {:?}", saved.planets[1]);
+    assert!(saved.planets[1].iter().all(|e| e.op == planet::edit::Operation::Dig));
+    let err = stderr(&out);
+    let last = err.lines().rfind(|l| l.starts_with("planet: ")).unwrap_or_default();
+    assert!(last.contains(" | dig 4 m, ") && last.contains(" | 2 edits"), "{last}");
+    let out = fly_dig("1", &dir.join("again.png"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("loaded {}: 2 edits", save.display())), "{}", stderr(&out));
+    assert_picture(&dir.join("dig.png"), (320, 180));
+
     let bad = planet(&["fly", "--script", "nowhere.json"], &[("DISPLAY", server.display.as_str())]);
     assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
     let bad = planet(&["fly", "--seconds", "0"], &[("DISPLAY", server.display.as_str())]);

@@ -1,7 +1,8 @@
 //! Applying edits to a region's voxels: the last pass of the voxel stage,
 //! after generation and its features (ARCHITECTURE.md, "Voxel passes").
-//! Edits go in log order; each changes only the samples inside its brush's
-//! bounding ball, at their planet-local positions, so a sample shared by two regions
+//! Edits go in log order; each changes only the samples within its reach
+//! (`Edit::reach_m`: its brush's bounding ball and a margin of cells), at
+//! their planet-local positions, so a sample shared by two regions
 //! (or seen at another LOD at the same place) gets the same value.
 
 use glam::Vec3;
@@ -29,13 +30,16 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             let (bottom, top) = (at(0), at(side - 1));
             let (clo, chi) = (bottom.min(top), bottom.max(top));
             for (edit, brush) in &placed {
+                let margin = Vec3::splat(edit.reach_m(&terrain.grid, key.lod) - edit.brush.reach_m());
                 let (lo, hi) = brush.bounds();
+                let (lo, hi) = (lo - margin, hi + margin);
                 if clo.cmpgt(hi).any() || chi.cmplt(lo).any() {
                     continue;
                 }
-                // Only within the brush's bounding ball, as the log's index
-                // assumes: what a region outside it holds is never changed.
-                let reach2 = edit.brush.reach_m() * edit.brush.reach_m();
+                // Only within the edit's reach at this LOD, as the log's
+                // index assumes: what a region outside it holds is never changed.
+                let reach = edit.reach_m(&terrain.grid, key.lod);
+                let reach2 = reach * reach;
                 let out = &mut grid.voxels[(b * side + a) * side..][..side];
                 for (c, v) in out.iter_mut().enumerate() {
                     let p = at(c);

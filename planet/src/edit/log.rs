@@ -1,7 +1,7 @@
 //! The edit log: every edit in the order it was made, with a spatial index
 //! from each region it touches, at every LOD, to its edits. An edit touches
-//! a region when its brush's bounding ball meets the box of the region's
-//! sample window (`window_box`, conservative: it may name a region the brush
+//! a region when the ball of its reach at the region's LOD (`Edit::reach_m`)
+//! meets the box of the region's sample window (`window_box`, conservative: it may name a region the brush
 //! misses by a little, never the other way round); the regions are found by
 //! walking out from the one holding the brush's centre through neighbours,
 //! across face edges and corners, so nothing is scanned per region.
@@ -48,7 +48,8 @@ impl RegionEdits {
 
 /// The stamp of a region's edits: XXH3-64 of their bytes in order, never 0
 /// for a non-empty list.
-fn stamp(edits: &[Edit]) -> u64 {
+#[must_use]
+pub fn stamp(edits: &[Edit]) -> u64 {
     if edits.is_empty() {
         return 0;
     }
@@ -140,8 +141,8 @@ impl EditLog {
 
 /// Every region, at every LOD, whose window box meets `edit`'s brush box.
 fn touched_by(terrain: &Terrain, edit: &Edit) -> Vec<RegionKey> {
-    let (centre, reach) = (Vec3::from_array(edit.centre), edit.brush.reach_m());
-    let meets = |key: RegionKey| window_box(terrain, key).meets_ball(centre, reach);
+    let centre = Vec3::from_array(edit.centre);
+    let meets = |key: RegionKey| window_box(terrain, key).meets_ball(centre, edit.reach_m(&terrain.grid, key.lod));
     let mut out = Vec::new();
     for lod in 0..=terrain.grid.max_lod {
         let start = key_at(terrain, Vec3::from_array(edit.centre), lod);

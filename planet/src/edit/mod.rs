@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use apply::{apply_edits, buries};
 pub use brush::Brush;
-pub use log::{EditLog, RegionEdits, WindowBox, window_box};
+pub use log::{EditLog, RegionEdits, WindowBox, stamp, window_box};
 
 /// What an edit does inside its brush.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -124,6 +124,17 @@ impl Edit {
             );
         }
         Ok(())
+    }
+
+    /// How far from its centre the edit changes samples of a region at
+    /// `lod`, metres: its brush's reach and three of the LOD's cells more,
+    /// so that a dig's or a fill's density stays a distance field across
+    /// the brush's surface for as far as the polygonizer's stencil reads
+    /// (two cells beyond a cell): cut off nearer, the crossings would be
+    /// dragged inward and their normals bent into steps.
+    #[must_use]
+    pub fn reach_m(&self, grid: &crate::PlanetGrid, lod: u8) -> f32 {
+        self.brush.reach_m() + 3.0 * grid.cell_m(lod).max(grid.layer_m(lod))
     }
 
     /// Its canonical bytes (what stamps hash and saves store): [`EDIT_BYTES`].

@@ -11,6 +11,14 @@
 //! again flies on from where it stands (in a cave, too: the camera is kept
 //! above the outer surface except in a cave's air).
 //!
+//! Editing: `F` (or the left button, with the cursor grabbed) digs where
+//! the crosshair meets the ground, `R` (or the right button) fills, `T`
+//! flattens, `[` and `]` (or the wheel) change the brush, whose size a ring
+//! of yellow crystals on the ground shows. `--save FILE` loads a saved
+//! world (a new one if FILE does not exist) and saves the edits to it every
+//! `--autosave` seconds and on quitting (`engine::savefile`: nothing is ever
+//! half-written).
+//!
 //! `--script` replaces the keyboard and mouse with a timed input script (a
 //! built-in name or a JSON file) and `--seconds` quits after that long,
 //! writing `--screenshot`: how the client is tested under Xvfb. A script's
@@ -23,7 +31,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine::player::{Player, PlayerInput};
+use engine::tool::{Aim, EditTool};
 use engine::{ViewSpec, World};
+use planet::edit::Operation;
 use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
 use serde::Deserialize;
 use winit::application::ApplicationHandler;
@@ -53,7 +63,7 @@ pub struct Args {
     /// Job threads, 1..=256 (default: one per core).
     #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
-    /// Drive the camera from an input script (built-in: takeoff, cave) instead of the keyboard and mouse.
+    /// Drive the camera from an input script (built-in: takeoff, cave, dig) instead of the keyboard and mouse.
     #[arg(long, value_name = "NAME|FILE")]
     script: Option<String>,
     /// Quit after this many seconds, 0.1..=86400 (with --script, counted from its start, once the view has streamed in).
@@ -62,6 +72,12 @@ pub struct Args {
     /// On quitting, write the window's last frame to this PNG.
     #[arg(long, value_name = "FILE")]
     screenshot: Option<PathBuf>,
+    /// A saved world to continue (created when missing): edits are saved to it.
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Seconds between autosaves of --save while there are new edits, 1..=86400 (and always on quitting).
+    #[arg(long, value_parser = engine::flags::seconds, value_name = "S", default_value_t = 60.0)]
+    autosave: f64,
 }
 
 /// One step of an input script: these keys held (and this look rate) until `until`.
@@ -96,10 +112,28 @@ const CAVE: &str = r#"[
   {"until": 1e9, "keys": ["w"]}
 ]"#;
 
+/// The built-in dig: walk mode on, wait for the ground, look down ahead,
+/// dig twice with a 4 m brush (a hole, then deeper), then fly up and back
+/// looking down at it.
+const DIG: &str = r#"[
+  {"until": 0.5, "keys": ["walk"]},
+  {"until": 2.0},
+  {"until": 3.0, "look": [0, -40]},
+  {"until": 3.1, "keys": ["larger"]},
+  {"until": 3.2, "keys": ["dig"]},
+  {"until": 5.0},
+  {"until": 5.1, "keys": ["dig"]},
+  {"until": 7.0},
+  {"until": 7.1, "keys": ["walk"]},
+  {"until": 8.5, "keys": ["up", "s"], "look": [0, -25]},
+  {"until": 1e9}
+]"#;
+
 fn load_script(name: &str) -> Result<Vec<ScriptStep>, Failure> {
     let text = match name {
         "takeoff" => TAKEOFF.to_string(),
         "cave" => CAVE.to_string(),
+        "dig" => DIG.to_string(),
         _ => crate::load::text(std::path::Path::new(name), crate::load::FileKind::Script)?,
     };
     let steps: Vec<ScriptStep> =
@@ -135,6 +169,8 @@ pub fn run_default() -> Result<(), Failure> {
             script: None,
             seconds: None,
             screenshot: None,
+            save: None,
+            autosave: 60.0,
         };
         return run(&args);
     }
@@ -157,7 +193,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some("cave") | None => None,
         Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?),
     };
-    let world = world(args.system.as_deref(), args.threads)?;
+    let mut world = world(args.system.as_deref(), args.threads)?;
+    if let Some(save) = args.save.as_deref().filter(|p| p.exists()) {
+        super::capture::load_save(&mut world, save)?;
+    }
+    let edits = world.save().planets.iter().map(Vec::len).sum();
     let home = 1.min(world.planets.len() as u32 - 1);
     let view = match view {
         Some(v) => v,
@@ -191,6 +231,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         frames: 0,
         fps: 0.0,
         script_clock: None,
+        tool: EditTool::default(),
+        tool_held: BTreeSet::new(),
+        aim: None,
+        edits,
+        saves: Saves {
+            path: args.save.clone(),
+            every_s: args.autosave,
+            saved: edits,
+            at: Instant::now(),
+            writing: None,
+        },
     };
     event_loop.run_app(&mut app).map_err(|e| Failure::Failed(format!("the window's event loop failed: {e}")))?;
     errln!("{}", app.title(app.fps));
@@ -228,6 +279,57 @@ struct Client {
     /// streamed in and then advances by `SCRIPT_DT` a frame, whatever the
     /// frame took (`None` before it starts).
     script_clock: Option<f64>,
+    /// The edit brush.
+    tool: EditTool,
+    /// Keys held last frame (edits and brush steps happen when first held).
+    tool_held: BTreeSet<&'static str>,
+    /// Where the crosshair meets the ground, if within reach.
+    aim: Option<Aim>,
+    /// Edits made (loaded ones included).
+    edits: usize,
+    saves: Saves,
+}
+
+/// Saving the edits: where, how often, and the write in flight.
+struct Saves {
+    path: Option<PathBuf>,
+    every_s: f64,
+    /// Edits in the last save written.
+    saved: usize,
+    at: Instant,
+    writing: Option<std::thread::JoinHandle<Result<(), engine::savefile::SaveFileError>>>,
+}
+
+impl Saves {
+    /// Writes `world`'s edits when there are new ones and `due` (on a
+    /// thread, so the frame goes on), after the write before has finished.
+    fn save(&mut self, world: &World, edits: usize, due: bool) -> Result<(), Failure> {
+        let Some(path) = self.path.clone() else { return Ok(()) };
+        if let Some(writing) = self.writing.take_if(|w| w.is_finished() || due) {
+            writing
+                .join()
+                .map_err(|_| Failure::Failed("the save thread failed".into()))?
+                .map_err(|e| Failure::Failed(e.to_string()))?;
+        }
+        if self.writing.is_none() && edits != self.saved && (due || self.at.elapsed().as_secs_f64() >= self.every_s) {
+            let save = world.save();
+            self.saved = edits;
+            self.at = Instant::now();
+            self.writing = Some(std::thread::spawn(move || engine::savefile::write_save(&path, &save)));
+        }
+        Ok(())
+    }
+
+    /// Finishes the write in flight.
+    fn finish(&mut self) -> Result<(), Failure> {
+        match self.writing.take() {
+            Some(w) => w
+                .join()
+                .map_err(|_| Failure::Failed("the save thread failed".into()))?
+                .map_err(|e| Failure::Failed(e.to_string())),
+            None => Ok(()),
+        }
+    }
 }
 
 impl std::fmt::Debug for Client {
@@ -246,6 +348,11 @@ fn key_name(code: KeyCode) -> Option<&'static str> {
         KeyCode::KeyQ | KeyCode::KeyC | KeyCode::ControlLeft => "down",
         KeyCode::ShiftLeft | KeyCode::ShiftRight => "boost",
         KeyCode::KeyG => "walk",
+        KeyCode::KeyF => "dig",
+        KeyCode::KeyR => "fill",
+        KeyCode::KeyT => "flatten",
+        KeyCode::BracketLeft => "smaller",
+        KeyCode::BracketRight => "larger",
         _ => return None,
     })
 }
@@ -281,6 +388,38 @@ impl Client {
             look_deg: look,
         };
         self.player.step(&self.world, &input, dt);
+        self.use_tool(&held);
+    }
+
+    /// The edit keys: an edit or a brush step when first held.
+    fn use_tool(&mut self, held: &BTreeSet<&'static str>) {
+        self.aim = engine::tool::aim(&self.world, &self.player.pose);
+        let pressed: Vec<&str> = held.difference(&self.tool_held).copied().collect();
+        self.tool_held = held.clone();
+        for key in pressed {
+            let op = match key {
+                "smaller" => {
+                    self.tool.resize(-1);
+                    continue;
+                }
+                "larger" => {
+                    self.tool.resize(1);
+                    continue;
+                }
+                "dig" => Operation::Dig,
+                "fill" => Operation::Fill,
+                "flatten" => Operation::Flatten,
+                _ => continue,
+            };
+            let Some(aim) = self.aim else { continue };
+            self.tool.op = op;
+            // Fills are of the planet's rock.
+            self.tool.material = self.world.planets[aim.planet as usize].terrain.recipe.surface.rock as u8;
+            match self.world.edit(aim.planet, self.tool.edit(op, &aim)) {
+                Ok(_) => self.edits += 1,
+                Err(e) => errln!("cannot {}: {e}", op.name()),
+            }
+        }
     }
 
     fn title(&self, fps: f64) -> String {
@@ -294,10 +433,14 @@ impl Client {
             (h, Some(depth)) => format!("{} ({} underground)", metres(h), metres(depth)),
             (h, None) => metres(h),
         };
+        let aim = self.aim.map_or_else(|| "nothing in reach".to_owned(), |a| format!("at {}", metres(a.distance)));
         format!(
-            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued",
+            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued | {} {} m, {aim} | {} edits",
             speed(self.player.speed),
-            self.player.mode_name()
+            self.player.mode_name(),
+            self.tool.op.name(),
+            self.tool.radius_m(),
+            self.edits
         )
     }
 }
@@ -309,7 +452,8 @@ const SCRIPT_WAIT_S: f64 = 60.0;
 const SCRIPT_DT: f64 = 1.0 / 30.0;
 
 /// Keys an input script may hold.
-const KEYS: [&str; 9] = ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump"];
+const KEYS: [&str; 14] =
+    ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smaller", "larger"];
 
 fn key_str(k: &str) -> Option<&'static str> {
     KEYS.into_iter().find(|&n| n == k)
@@ -377,8 +521,27 @@ impl ApplicationHandler for Client {
                     }
                 }
             }
+            WindowEvent::MouseInput { state, button, .. } if self.grabbed => {
+                let name = match button {
+                    MouseButton::Left => "dig",
+                    MouseButton::Right => "fill",
+                    _ => return,
+                };
+                if state == ElementState::Pressed {
+                    self.held.insert(name);
+                } else {
+                    self.held.remove(name);
+                }
+            }
             WindowEvent::MouseInput { state: ElementState::Pressed, button: MouseButton::Left, .. } => {
                 self.grab_cursor();
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let up = match delta {
+                    winit::event::MouseScrollDelta::LineDelta(_, y) => y > 0.0,
+                    winit::event::MouseScrollDelta::PixelDelta(p) => p.y > 0.0,
+                };
+                self.tool.resize(if up { 1 } else { -1 });
             }
             WindowEvent::Focused(false) => {
                 self.held.clear();
@@ -406,6 +569,11 @@ impl ApplicationHandler for Client {
     }
 
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // The edits are saved on quitting, whatever else fails.
+        let saved = self.saves.save(&self.world, self.edits, true).and_then(|()| self.saves.finish());
+        if let Err(e) = saved {
+            self.error = Some(e);
+        }
         let (Some(path), Some(w)) = (self.screenshot.clone(), &mut self.window) else { return };
         match w.surface.last_frame() {
             Some(image) => {
@@ -468,8 +636,18 @@ impl Client {
         {
             self.script_clock = Some(0.0);
         }
+        if let Err(e) = self.saves.save(&self.world, self.edits, false) {
+            return self.fail(event_loop, e);
+        }
         let capture = self.screenshot.is_some();
+        let radius = self.tool.radius_m();
+        let marker = self.aim.map(|a| render::Marker {
+            planet: a.planet,
+            points: engine::tool::rim(&self.world, &a, radius, 24),
+            size_m: (radius * 0.12).max(0.12),
+        });
         let Some(w) = &mut self.window else { return };
+        w.renderer.set_marker(marker);
         let result = w.surface.draw(capture, |view| {
             w.renderer.render(
                 &self.world,

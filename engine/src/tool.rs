@@ -1,0 +1,107 @@
+//! The edit tool the flight client digs and builds with: where the player
+//! looks (a ray from the eye along the view, over the shown regions'
+//! colliders), and the edit a brush of the chosen operation and size makes
+//! there. A dig is centred on the point looked at, so the hole opens under
+//! the crosshair; a fill half a radius out of the surface, so it builds up
+//! towards the player; flatten and paint on the point.
+
+use glam::DVec3;
+use planet::edit::{Brush, Edit, Operation};
+
+use crate::physics::Colliders;
+use crate::view::Pose;
+use crate::world::World;
+
+/// How far away the tool reaches, metres.
+pub const REACH_M: f64 = 250.0;
+/// Brush radii the tool steps through, metres.
+pub const RADII_M: [f32; 7] = [0.5, 1.0, 2.0, 3.0, 4.0, 8.0, 16.0];
+
+/// What the player aims at: a point of a planet's ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aim {
+    /// The planet.
+    pub planet: u32,
+    /// The point, planet-local metres.
+    pub point: DVec3,
+    /// The ground's normal there, towards the player.
+    pub normal: DVec3,
+    /// How far from the eye, metres.
+    pub distance: f64,
+}
+
+/// The tool: an operation and a brush radius.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EditTool {
+    /// What a click does.
+    pub op: Operation,
+    /// Index into [`RADII_M`].
+    pub size: usize,
+    /// The material a fill adds or a paint lays.
+    pub material: u8,
+}
+
+impl Default for EditTool {
+    fn default() -> Self {
+        Self { op: Operation::Dig, size: 3, material: 0 }
+    }
+}
+
+impl EditTool {
+    /// The brush radius, metres.
+    #[must_use]
+    pub fn radius_m(&self) -> f32 {
+        RADII_M[self.size.min(RADII_M.len() - 1)]
+    }
+
+    /// A size step up (+1) or down (-1), within [`RADII_M`].
+    pub fn resize(&mut self, step: i32) {
+        self.size = (self.size as i32 + step).clamp(0, RADII_M.len() as i32 - 1) as usize;
+    }
+
+    /// The edit `op` makes at `aim` with this brush.
+    #[must_use]
+    pub fn edit(&self, op: Operation, aim: &Aim) -> Edit {
+        let r = f64::from(self.radius_m());
+        let centre = match op {
+            Operation::Fill => aim.point + aim.normal * (0.5 * r),
+            _ => aim.point,
+        };
+        Edit {
+            op,
+            brush: Brush::Sphere { radius_m: self.radius_m() },
+            centre: centre.as_vec3().to_array(),
+            material: self.material,
+        }
+    }
+}
+
+/// Points around the brush's rim on the ground, planet-local: what the
+/// client's marker shows (`points` of them, each the ground found by a ray
+/// down the aim's normal through the rim; none where there is none).
+#[must_use]
+pub fn rim(world: &World, aim: &Aim, radius_m: f32, points: u32) -> Vec<DVec3> {
+    let Some(attached) = world.attached().filter(|a| a.planet == aim.planet) else { return Vec::new() };
+    let colliders = Colliders::shown(&attached.streamer);
+    let r = f64::from(radius_m);
+    let side = aim.normal.any_orthonormal_vector();
+    let forward = aim.normal.cross(side);
+    (0..points)
+        .filter_map(|i| {
+            let a = f64::from(i) / f64::from(points) * core::f64::consts::TAU;
+            let over = aim.point + (side * libm::cos(a) + forward * libm::sin(a)) * r + aim.normal * r;
+            colliders.ray_cast(over, -aim.normal, 2.5 * r).map(|hit| hit.point)
+        })
+        .collect()
+}
+
+/// What `pose` looks at within [`REACH_M`], on the streamed planet.
+#[must_use]
+pub fn aim(world: &World, pose: &Pose) -> Option<Aim> {
+    let attached = world.attached()?;
+    let centre = world.planets[attached.planet as usize].position;
+    let colliders = Colliders::shown(&attached.streamer);
+    let hit = colliders.ray_cast(pose.position - centre, pose.forward, REACH_M)?;
+    let normal = if hit.normal.dot(pose.forward) < 0.0 { hit.normal } else { -hit.normal };
+    Some(Aim { planet: attached.planet, point: hit.point, normal, distance: hit.distance })
+}

@@ -24,8 +24,9 @@ use crate::terrain::Terrain;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EditLog {
     edits: Vec<Edit>,
-    /// Per region touched, its edits' positions in `edits`, ascending.
-    touched: BTreeMap<RegionKey, Vec<u32>>,
+    /// Per region touched, its edits' positions in `edits`, ascending, and
+    /// their stamp (kept with the list: streaming asks for stamps every frame).
+    touched: BTreeMap<RegionKey, (Vec<u32>, u64)>,
 }
 
 /// The edits of one region, in log order, and their stamp (0: none).
@@ -46,15 +47,18 @@ impl RegionEdits {
     }
 }
 
-/// The stamp of a region's edits: XXH3-64 of their bytes in order, never 0
-/// for a non-empty list.
+/// The stamp of a region's edits: a chain of XXH3-64 over their bytes in
+/// order (each edit's hash seeded with the stamp before it, so a log can
+/// extend a region's stamp by one edit without hashing the rest again);
+/// 0 for none, never 0 for some.
 #[must_use]
 pub fn stamp(edits: &[Edit]) -> u64 {
-    if edits.is_empty() {
-        return 0;
-    }
-    let bytes: Vec<u8> = edits.iter().flat_map(Edit::to_bytes).collect();
-    xxhash_rust::xxh3::xxh3_64(&bytes).max(1)
+    edits.iter().fold(0, chain)
+}
+
+/// `stamp` of a list that had stamp `h`, with `e` added.
+fn chain(h: u64, e: &Edit) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(&e.to_bytes(), h ^ 0x9e37_79b9_7f4a_7c15).max(1)
 }
 
 impl EditLog {
@@ -84,7 +88,9 @@ impl EditLog {
         })?;
         let regions = touched_by(terrain, &edit);
         for key in &regions {
-            self.touched.entry(*key).or_default().push(index);
+            let (list, stamp) = self.touched.entry(*key).or_default();
+            list.push(index);
+            *stamp = chain(*stamp, &edit);
         }
         self.edits.push(edit);
         Ok(regions)
@@ -112,7 +118,9 @@ impl EditLog {
     #[must_use]
     pub fn region(&self, key: RegionKey) -> RegionEdits {
         match self.touched.get(&key) {
-            Some(list) => RegionEdits::of(list.iter().map(|&i| self.edits[i as usize]).collect()),
+            Some((list, stamp)) => {
+                RegionEdits { edits: list.iter().map(|&i| self.edits[i as usize]).collect(), stamp: *stamp }
+            }
             None => RegionEdits::default(),
         }
     }
@@ -120,7 +128,7 @@ impl EditLog {
     /// The stamp of `key`'s edits (0 when none touches it).
     #[must_use]
     pub fn stamp(&self, key: RegionKey) -> u64 {
-        if self.touched.is_empty() { 0 } else { self.region(key).stamp }
+        self.touched.get(&key).map_or(0, |t| t.1)
     }
 
     /// Regions touched by at least one edit, at any LOD.
@@ -133,9 +141,9 @@ impl EditLog {
     /// entries with their lists, and a B-tree's overhead per entry).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        let entry = size_of::<RegionKey>() + size_of::<Vec<u32>>() + 16;
+        let entry = size_of::<RegionKey>() + size_of::<(Vec<u32>, u64)>() + 16;
         self.edits.capacity() * size_of::<Edit>()
-            + self.touched.values().map(|v| entry + v.capacity() * 4).sum::<usize>()
+            + self.touched.values().map(|v| entry + v.0.capacity() * 4).sum::<usize>()
     }
 }
 

@@ -131,10 +131,13 @@ impl Edit {
     /// so that a dig's or a fill's density stays a distance field across
     /// the brush's surface for as far as the polygonizer's stencil reads
     /// (two cells beyond a cell): cut off nearer, the crossings would be
-    /// dragged inward and their normals bent into steps.
+    /// dragged inward and their normals bent into steps. At LODs whose
+    /// cells outgrow the brush the margin stays at the brush's reach: the
+    /// edit is smaller than a cell there and bends nothing a cell shows.
     #[must_use]
     pub fn reach_m(&self, grid: &crate::PlanetGrid, lod: u8) -> f32 {
-        self.brush.reach_m() + 3.0 * grid.cell_m(lod).max(grid.layer_m(lod))
+        let reach = self.brush.reach_m();
+        reach + (3.0 * grid.cell_m(lod).max(grid.layer_m(lod))).min(reach)
     }
 
     /// Its canonical bytes (what stamps hash and saves store): [`EDIT_BYTES`].

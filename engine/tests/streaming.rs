@@ -2,7 +2,7 @@
 //! once at every frame (a property test over random camera paths), the cache
 //! is reused, work the camera leaves behind is cancelled, holes are filled
 //! coarse first, and the regions ready at the end of a path do not depend on
-//! the thread count.
+//! the thread count (edits made on the way included).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -301,8 +301,10 @@ fn holes_fill_coarse_first_then_near_before_far() {
 }
 
 /// The voxel, mesh, scatter and collider hashes of every region ready when
-/// a short descent ends (and how many objects they hold).
-fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize) {
+/// a short descent ends (and how many objects they hold, and how many
+/// regions hold edits: six digs in a row and a fill under its end, made
+/// halfway down).
+fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize, usize) {
     let (signature, terrain) = home();
     let builder = Arc::new(PlanetBuilder::new(Arc::clone(&terrain)));
     let jobs = Arc::new(RegionJobs::new(threads));
@@ -310,8 +312,30 @@ fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize) {
     let settings = StreamSettings { lod: LodSettings { min_lod: 3, ..Default::default() }, ..Default::default() };
     let mut streamer = Streamer::new(signature, Arc::clone(&terrain), builder, jobs.clone(), cache, settings);
     let path = CameraPath::builtin("descent").unwrap();
+    let below = path.camera(&terrain, 45.0).position.normalize();
+    let ground = below * f64::from(terrain.recipe.radius_m + terrain.surface_at(below.as_vec3()).surface_m);
     for frame in 0..=45 {
         let camera = path.camera(&terrain, f64::from(frame));
+        if frame == 20 {
+            use planet::edit::{Brush, Edit, Operation};
+            let at = |along: f64| (ground + below.any_orthonormal_vector() * along).as_vec3().to_array();
+            for i in 0..6 {
+                let dig = Edit {
+                    op: Operation::Dig,
+                    brush: Brush::Sphere { radius_m: 16.0 },
+                    centre: at(f64::from(i) * 60.0),
+                    material: 0,
+                };
+                streamer.edit(dig).unwrap();
+            }
+            let fill = Edit {
+                op: Operation::Fill,
+                brush: Brush::Box { half_m: [3.0, 5.0, 3.0], yaw_deg: 30.0 },
+                centre: at(12.0),
+                material: 1,
+            };
+            streamer.edit(fill).unwrap();
+        }
         if threads == 0 {
             jobs.run_pending(8);
         } else {
@@ -334,6 +358,7 @@ fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize) {
         assert!(updates < 20_000, "not settled after {updates} updates ({threads} threads)");
     }
     let mut objects = 0;
+    let mut edited = 0;
     let hashes = streamer
         .wanted()
         .iter()
@@ -342,19 +367,22 @@ fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize) {
             let r = streamer.region(k).expect("settled regions are ready");
             let scatter = r.scatter.as_ref().expect("the engine scatters every region");
             objects += scatter.objects.len();
+            edited += usize::from(r.stamp != 0);
             let collider = r.collider.as_ref().expect("a ready region has its collider").signature();
             (k, [r.voxels, r.mesh.signature(), scatter.signature(), collider])
         })
         .collect();
-    (hashes, objects)
+    (hashes, objects, edited)
 }
 
 /// Voxels, meshes, scatter (the same objects whichever neighbours were
-/// built first) and colliders (with their trunks and boulders).
+/// built first) and colliders (with their trunks and boulders), edits
+/// made halfway down included.
 #[test]
 fn ready_regions_are_the_same_with_one_thread_and_two() {
-    let (single, objects) = descent_hashes(0);
+    let (single, objects, edited) = descent_hashes(0);
     assert!(single.len() > 100 && objects > 1_000, "{} regions, {objects} objects", single.len());
+    assert!(edited >= 4, "only {edited} settled regions hold the edits");
     assert_eq!(single, descent_hashes(1).0);
     assert_eq!(single, descent_hashes(2).0);
 }

@@ -184,7 +184,11 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
     let calibration_before = calibrate();
     let settings =
         WorldSettings { threads: options.threads, slow_builds: options.slow_builds, ..WorldSettings::default() };
-    let world = World::new(Arc::new(plan), settings);
+    let mut world = World::new(Arc::new(plan), settings);
+    if let Some(file) = scenario.save_file() {
+        let save = engine::savefile::read_save(&file).map_err(|e| SmokeError::invalid(&file, e))?;
+        world.load(&save).map_err(|e| SmokeError::invalid(&file, e))?;
+    }
     let size = (scenario.size[0], scenario.size[1]);
     let mut capture = Capture::new(world, size)?;
     let gpu = Arc::clone(capture.renderer.gpu());

@@ -43,6 +43,10 @@ pub struct Scenario {
     pub short: bool,
     /// The path's stops, in time order.
     pub keyframes: Vec<Keyframe>,
+    /// A saved world (`planet edit`), relative to the scenario file, whose
+    /// edits the world starts with; none when omitted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<String>,
     /// Where it was loaded from (not in the file).
     #[serde(skip)]
     pub file: PathBuf,
@@ -105,6 +109,12 @@ impl Scenario {
     #[must_use]
     pub fn system_file(&self) -> Option<PathBuf> {
         (self.system != "default").then(|| self.file.parent().unwrap_or(Path::new(".")).join(&self.system))
+    }
+
+    /// The save file, where the scenario names one.
+    #[must_use]
+    pub fn save_file(&self) -> Option<PathBuf> {
+        self.save.as_ref().map(|s| self.file.parent().unwrap_or(Path::new(".")).join(s))
     }
 
     /// The keyframes as views.

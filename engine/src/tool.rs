@@ -30,7 +30,7 @@ pub struct Aim {
     pub distance: f64,
 }
 
-/// The tool: an operation and a brush radius.
+/// The tool: an operation, a brush shape and a size.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EditTool {
     /// What a click does.
@@ -39,15 +39,24 @@ pub struct EditTool {
     pub size: usize,
     /// The material a fill adds or a paint lays.
     pub material: u8,
+    /// A box (a cube of the radius's half size, square to the local up)
+    /// instead of a ball.
+    pub cube: bool,
 }
 
 impl Default for EditTool {
     fn default() -> Self {
-        Self { op: Operation::Dig, size: 3, material: 0 }
+        Self { op: Operation::Dig, size: 3, material: 0, cube: false }
     }
 }
 
 impl EditTool {
+    /// The brush's name for readouts: `ball` or `box`.
+    #[must_use]
+    pub fn shape(&self) -> &'static str {
+        if self.cube { "box" } else { "ball" }
+    }
+
     /// The brush radius, metres.
     #[must_use]
     pub fn radius_m(&self) -> f32 {
@@ -67,12 +76,10 @@ impl EditTool {
             Operation::Fill => aim.point + aim.normal * (0.5 * r),
             _ => aim.point,
         };
-        Edit {
-            op,
-            brush: Brush::Sphere { radius_m: self.radius_m() },
-            centre: centre.as_vec3().to_array(),
-            material: self.material,
-        }
+        let half = self.radius_m();
+        let brush =
+            if self.cube { Brush::Box { half_m: [half; 3], yaw_deg: 0.0 } } else { Brush::Sphere { radius_m: half } };
+        Edit { op, brush, centre: centre.as_vec3().to_array(), material: self.material }
     }
 }
 

@@ -290,7 +290,7 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
     assert!(saved.planets[1].iter().all(|e| e.op == planet::edit::Operation::Dig));
     let err = stderr(&out);
     let last = err.lines().rfind(|l| l.starts_with("planet: ")).unwrap_or_default();
-    assert!(last.contains(" | dig 4 m, ") && last.contains(" | 2 edits"), "{last}");
+    assert!(last.contains(" | dig 4 m ball, ") && last.contains(" | 2 edits"), "{last}");
     let out = fly_dig("1", &dir.join("again.png"));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains(&format!("loaded {}: 2 edits", save.display())), "{}", stderr(&out));

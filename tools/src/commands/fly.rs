@@ -13,8 +13,9 @@
 //!
 //! Editing: `F` (or the left button, with the cursor grabbed) digs where
 //! the crosshair meets the ground, `R` (or the right button) fills, `T`
-//! flattens, `[` and `]` (or the wheel) change the brush, whose size a ring
-//! of yellow crystals on the ground shows. `--save FILE` loads a saved
+//! flattens, `[` and `]` (or the wheel) change the brush's size and `B`
+//! its shape (a ball or a box), and a ring of yellow stones on the ground
+//! shows its rim. `--save FILE` loads a saved
 //! world (a new one if FILE does not exist) and saves the edits to it every
 //! `--autosave` seconds and on quitting (`engine::savefile`: nothing is ever
 //! half-written).
@@ -353,6 +354,7 @@ fn key_name(code: KeyCode) -> Option<&'static str> {
         KeyCode::KeyT => "flatten",
         KeyCode::BracketLeft => "smaller",
         KeyCode::BracketRight => "larger",
+        KeyCode::KeyB => "shape",
         _ => return None,
     })
 }
@@ -406,6 +408,10 @@ impl Client {
                     self.tool.resize(1);
                     continue;
                 }
+                "shape" => {
+                    self.tool.cube = !self.tool.cube;
+                    continue;
+                }
                 "dig" => Operation::Dig,
                 "fill" => Operation::Fill,
                 "flatten" => Operation::Flatten,
@@ -435,11 +441,12 @@ impl Client {
         };
         let aim = self.aim.map_or_else(|| "nothing in reach".to_owned(), |a| format!("at {}", metres(a.distance)));
         format!(
-            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued | {} {} m, {aim} | {} edits",
+            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued | {} {} m {}, {aim} | {} edits",
             speed(self.player.speed),
             self.player.mode_name(),
             self.tool.op.name(),
             self.tool.radius_m(),
+            self.tool.shape(),
             self.edits
         )
     }
@@ -452,8 +459,8 @@ const SCRIPT_WAIT_S: f64 = 60.0;
 const SCRIPT_DT: f64 = 1.0 / 30.0;
 
 /// Keys an input script may hold.
-const KEYS: [&str; 14] =
-    ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smaller", "larger"];
+const KEYS: [&str; 15] =
+    ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smaller", "larger", "shape"];
 
 fn key_str(k: &str) -> Option<&'static str> {
     KEYS.into_iter().find(|&n| n == k)

@@ -1,7 +1,8 @@
 //! Edits: the log's spatial index names every region an edit changes, at
 //! every LOD, across face edges and corners; overlapping samples of edited
-//! neighbours are bit-identical; a dig shows at every LOD that resolves it;
-//! stamps name a region's edits; objects on dug or filled ground go; and a
+//! neighbours are bit-identical; a dig shows at every LOD that resolves it,
+//! as a round hole; stamps name a region's edits; compaction drops only
+//! edits that change nothing; objects on dug or filled ground go; and a
 //! save round-trips while every damaged one is refused with a reason.
 
 use std::collections::BTreeMap;
@@ -384,4 +385,78 @@ fn a_dig_is_a_smooth_round_hole() {
     assert!(inside > 1000, "only {inside} triangles inside the digs");
     assert!(facing * 10 >= inside * 9, "only {facing} of {inside} triangles face the dig's centre");
     assert!(p90 < 0.15, "90% of the hole's triangles are within {p90} m of its sphere");
+}
+
+#[test]
+fn compaction_drops_only_edits_that_change_nothing() {
+    // Random digs, fills, paints and flattens about one spot, a third of
+    // them an earlier edit again and a third a ball grown around an earlier
+    // one: the compacted log builds every region it touches, at LODs 0, 1
+    // and 3, to the same voxels as every edit applied in order.
+    let t = terrain(1);
+    let d = lat_lon_direction(-22.3233, -16.7839);
+    let ground = d * (t.recipe.radius_m + t.surface_at(d).surface_m);
+    let mut s = HashStream::new(0xc0);
+    let (mut all, mut log, mut dropped) = (Vec::new(), EditLog::new(), 0);
+    for _ in 0..60 {
+        let edit = match (all.len(), s.index(3)) {
+            (1.., 0) => all[s.index(all.len())],
+            (1.., 1) => {
+                let old: Edit = all[s.index(all.len())];
+                match old.brush {
+                    Brush::Sphere { radius_m } => {
+                        Edit { brush: Brush::Sphere { radius_m: radius_m + s.range_f32(0.02, 3.0) }, ..old }
+                    }
+                    _ => old,
+                }
+            }
+            _ => {
+                let offset = Vec3::new(s.range_f32(-5.0, 5.0), s.range_f32(-4.0, 2.0), s.range_f32(-5.0, 5.0));
+                let op =
+                    [Operation::Dig, Operation::Dig, Operation::Fill, Operation::Paint, Operation::Flatten][s.index(5)];
+                Edit {
+                    op,
+                    brush: Brush::Sphere { radius_m: s.range_f32(1.0, 5.0) },
+                    centre: (ground + offset).to_array(),
+                    material: s.index(3) as u8,
+                }
+            }
+        };
+        let before = log.len();
+        log.push(&t, edit).unwrap();
+        dropped += before + 1 - log.len();
+        all.push(edit);
+    }
+    assert!(dropped >= 5, "only {dropped} of 60 edits were compacted away");
+    let mut compared = 0;
+    for lod in [0u8, 1, 3] {
+        for key in around(&t, ground, lod) {
+            let kept = log.region(key);
+            let full = edited(&t, key, &all);
+            assert_eq!(edited(&t, key, &kept.edits), full, "{key}: the compacted log builds other voxels");
+            compared += usize::from(!kept.edits.is_empty());
+        }
+    }
+    assert!(compared >= 12, "only {compared} regions compared");
+    eprintln!("60 edits, {} kept after compaction; {compared} regions alike", log.len());
+    // A dig held at one spot, its brush growing, then painted over twice:
+    // one dig and one paint are left.
+    let mut held = EditLog::new();
+    for i in 0..20 {
+        let dig = Edit {
+            op: Operation::Dig,
+            brush: Brush::Sphere { radius_m: 2.0 + i as f32 * 0.1 },
+            centre: ground.to_array(),
+            material: 0,
+        };
+        held.push(&t, dig).unwrap();
+        held.push(&t, dig).unwrap();
+    }
+    let paint =
+        Edit { op: Operation::Paint, brush: Brush::Sphere { radius_m: 3.0 }, centre: ground.to_array(), material: 2 };
+    held.push(&t, paint).unwrap();
+    held.push(&t, Edit { brush: Brush::Sphere { radius_m: 4.0 }, ..paint }).unwrap();
+    assert_eq!(held.len(), 2, "{:?}", held.edits());
+    let key = t.surface_key(d, 0);
+    assert_eq!(held.region(key).edits.len(), 2);
 }

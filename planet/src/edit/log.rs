@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use glam::Vec3;
 
-use super::{Edit, EditError};
+use super::{Brush, Edit, EditError, Operation};
 use crate::Face;
 use crate::geometry::{GridPoint, MARGIN, REGION_CELLS, RegionKey, face_coords};
 use crate::terrain::Terrain;
@@ -78,15 +78,22 @@ impl EditLog {
     }
 
     /// Adds `edit` (checked against the planet) and returns the regions it
-    /// touches, at every LOD, sorted: those to build again.
+    /// touches, at every LOD, sorted: those to build again. Earlier edits
+    /// it makes redundant leave the log (see [`EditLog::redundant`]).
     pub fn push(&mut self, terrain: &Terrain, edit: Edit) -> Result<Vec<RegionKey>, EditError> {
         edit.check(terrain.recipe.radius_m, terrain.recipe.materials.len())?;
-        let index = u32::try_from(self.edits.len()).map_err(|_| EditError::Range {
-            field: "edits",
-            value: self.edits.len().to_string(),
-            range: format!("at most {} edits a planet", u32::MAX),
-        })?;
+        if self.edits.len() >= u32::MAX as usize {
+            return Err(EditError::Range {
+                field: "edits",
+                value: self.edits.len().to_string(),
+                range: format!("at most {} edits a planet", u32::MAX),
+            });
+        }
         let regions = touched_by(terrain, &edit);
+        for gone in self.redundant(&edit, &regions).into_iter().rev() {
+            self.remove(gone);
+        }
+        let index = self.edits.len() as u32;
         for key in &regions {
             let (list, stamp) = self.touched.entry(*key).or_default();
             list.push(index);
@@ -94,6 +101,63 @@ impl EditLog {
         }
         self.edits.push(edit);
         Ok(regions)
+    }
+
+    /// The earlier edits that `edit` (touching `regions`) makes redundant,
+    /// ascending: those whose every effect it overwrites, so that the log
+    /// without them builds every region to the same bytes. An earlier edit
+    /// is redundant when it is the same dig, fill or paint again, or a
+    /// ball of the same operation that the new ball holds with a
+    /// centimetre to spare (so the new one's distance is below the old
+    /// one's at every sample, f32 rounding included), and no edit between
+    /// them that does not commute with it reaches where it does (a dig
+    /// commutes with paint; a paint with digs and flattens).
+    fn redundant(&self, edit: &Edit, regions: &[RegionKey]) -> Vec<usize> {
+        let near: BTreeSet<u32> = regions
+            .iter()
+            .filter(|k| k.lod == 0)
+            .filter_map(|k| self.touched.get(k))
+            .flat_map(|(list, _)| list.iter().copied())
+            .collect();
+        let ball = |e: &Edit| (Vec3::from_array(e.centre), 2.0 * e.brush.reach_m());
+        let mut out = Vec::new();
+        for &j in &near {
+            let old = &self.edits[j as usize];
+            if old.op != edit.op || !overwrites(edit, old) {
+                continue;
+            }
+            let (c, r) = ball(old);
+            let blocked = near.range(j + 1..).any(|&k| {
+                let between = &self.edits[k as usize];
+                let (ck, rk) = ball(between);
+                !commutes(old.op, between.op) && c.distance(ck) <= r + rk
+            });
+            if !blocked {
+                out.push(j as usize);
+            }
+        }
+        out
+    }
+
+    /// Takes edit `i` out of the log: the index's positions after it shift
+    /// down, and the stamps of the regions it touched are hashed again.
+    fn remove(&mut self, i: usize) {
+        self.edits.remove(i);
+        let i = i as u32;
+        let edits = &self.edits;
+        self.touched.retain(|_, (list, stamp)| {
+            let held = list.binary_search(&i).is_ok();
+            list.retain(|&e| e != i);
+            for e in list.iter_mut() {
+                if *e > i {
+                    *e -= 1;
+                }
+            }
+            if held {
+                *stamp = list.iter().fold(0, |h, &e| chain(h, &edits[e as usize]));
+            }
+            !list.is_empty()
+        });
     }
 
     /// Every edit, in order.
@@ -145,6 +209,34 @@ impl EditLog {
         self.edits.capacity() * size_of::<Edit>()
             + self.touched.values().map(|v| entry + v.0.capacity() * 4).sum::<usize>()
     }
+}
+
+/// Whether `new`, done after `old` (of the same operation), leaves nothing
+/// of it: the same edit again (a dig, a fill or a paint done twice is done
+/// once), or a ball holding the old ball with a centimetre to spare (a
+/// fill or a paint then lays its material on every sample the old one did).
+fn overwrites(new: &Edit, old: &Edit) -> bool {
+    // A flatten blends: done twice it is not done once.
+    if new.op == Operation::Flatten {
+        return false;
+    }
+    if new == old {
+        return true;
+    }
+    match (new.brush, old.brush) {
+        (Brush::Sphere { radius_m: outer }, Brush::Sphere { radius_m: inner }) => {
+            Vec3::from_array(new.centre).distance(Vec3::from_array(old.centre)) + inner <= outer - 0.01
+        }
+        _ => false,
+    }
+}
+
+/// Whether edits of operations `a` and `b` give the same samples in
+/// either order: a dig and a paint (density, then materials), a paint and
+/// a flatten.
+fn commutes(a: Operation, b: Operation) -> bool {
+    use Operation::{Dig, Flatten, Paint};
+    matches!((a, b), (Dig, Paint) | (Paint, Dig) | (Paint, Flatten) | (Flatten, Paint))
 }
 
 /// Every region, at every LOD, whose window box meets `edit`'s brush box.

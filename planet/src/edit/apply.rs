@@ -10,7 +10,7 @@ use glam::Vec3;
 use super::brush::Placed;
 use super::{Edit, Operation};
 use crate::geometry::{MARGIN, REGION_CELLS, WINDOW};
-use crate::terrain::{ColumnField, DENSITY_PER_M, Terrain, Voxel, VoxelGrid};
+use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid, quantize};
 
 /// Applies `edits` (the region's, in log order) to `grid`, whose columns are `columns`.
 pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnField, edits: &[Edit]) {
@@ -20,7 +20,15 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
     let key = grid.key;
     let layer_m = terrain.grid.layer_m(key.lod);
     let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
-    let placed: Vec<(Edit, Placed)> = edits.iter().map(|e| (*e, e.brush.at(Vec3::from_array(e.centre)))).collect();
+    // Per edit, its placed brush, its reach at this LOD and the box of that reach.
+    let placed: Vec<(&Edit, Placed, f32, Vec3, Vec3)> = edits
+        .iter()
+        .map(|e| {
+            let brush = e.brush.at(Vec3::from_array(e.centre));
+            let reach = e.reach_m(&terrain.grid, key.lod);
+            (e, brush, reach, brush.centre - Vec3::splat(reach), brush.centre + Vec3::splat(reach))
+        })
+        .collect();
     let side = WINDOW;
     for b in 0..side {
         for a in 0..side {
@@ -29,16 +37,12 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             let at = |c: usize| col.direction * (floor_r + (first_layer + c as i32) as f32 * layer_m);
             let (bottom, top) = (at(0), at(side - 1));
             let (clo, chi) = (bottom.min(top), bottom.max(top));
-            for (edit, brush) in &placed {
-                let margin = Vec3::splat(edit.reach_m(&terrain.grid, key.lod) - edit.brush.reach_m());
-                let (lo, hi) = brush.bounds();
-                let (lo, hi) = (lo - margin, hi + margin);
+            for &(edit, ref brush, reach, lo, hi) in &placed {
                 if clo.cmpgt(hi).any() || chi.cmplt(lo).any() {
                     continue;
                 }
                 // Only within the edit's reach at this LOD, as the log's
                 // index assumes: what a region outside it holds is never changed.
-                let reach = edit.reach_m(&terrain.grid, key.lod);
                 let reach2 = reach * reach;
                 let out = &mut grid.voxels[(b * side + a) * side..][..side];
                 for (c, v) in out.iter_mut().enumerate() {
@@ -93,10 +97,4 @@ fn apply(edit: &Edit, brush: &Placed, p: Vec3, v: &mut Voxel) {
 #[must_use]
 pub fn buries(edits: &[Edit], base: Vec3, radius_m: f32) -> bool {
     edits.iter().any(|e| e.op.removes_objects() && e.brush.at(Vec3::from_array(e.centre)).distance(base) < radius_m)
-}
-
-/// Metres to stored density, as the voxel stage rounds them.
-fn quantize(d: f32) -> i16 {
-    let x = (d * DENSITY_PER_M).clamp(-32767.0, 32767.0);
-    (x + 0.5f32.copysign(x)) as i16
 }

@@ -25,6 +25,7 @@ pub use columns::{Column, ColumnField, SurfaceSample};
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
+pub(crate) use voxels::quantize;
 pub use voxels::{DENSITY_PER_M, Voxel, VoxelGrid};
 
 use glam::Vec3;

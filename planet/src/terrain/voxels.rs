@@ -393,7 +393,7 @@ impl Terrain {
 /// Metres to stored density, rounded half away from zero, saturating. (No
 /// `f32::round`: without SSE4.1 it is a library call, and this runs per sample.)
 #[inline]
-fn quantize(d: f32) -> i16 {
+pub(crate) fn quantize(d: f32) -> i16 {
     let x = max(min(d * DENSITY_PER_M, 32767.0), -32767.0);
     (x + 0.5f32.copysign(x)) as i16
 }

@@ -83,32 +83,46 @@ impl EditTool {
     }
 }
 
-/// Points around the brush's rim on the ground, planet-local: what the
-/// client's marker shows (`points` of them, each the ground found by a ray
-/// down the aim's normal through the rim; none where there is none).
-#[must_use]
-pub fn rim(world: &World, aim: &Aim, radius_m: f32, points: u32) -> Vec<DVec3> {
-    let Some(attached) = world.attached().filter(|a| a.planet == aim.planet) else { return Vec::new() };
-    let colliders = Colliders::shown(&attached.streamer);
-    let r = f64::from(radius_m);
-    let side = aim.normal.any_orthonormal_vector();
-    let forward = aim.normal.cross(side);
-    (0..points)
-        .filter_map(|i| {
-            let a = f64::from(i) / f64::from(points) * core::f64::consts::TAU;
-            let over = aim.point + (side * libm::cos(a) + forward * libm::sin(a)) * r + aim.normal * r;
-            colliders.ray_cast(over, -aim.normal, 2.5 * r).map(|hit| hit.point)
-        })
-        .collect()
+/// The streamed planet's shown ground, gathered once a frame for the aim
+/// and the marker's rim.
+#[derive(Debug)]
+pub struct Ground {
+    planet: u32,
+    centre: DVec3,
+    colliders: Colliders,
 }
 
-/// What `pose` looks at within [`REACH_M`], on the streamed planet.
-#[must_use]
-pub fn aim(world: &World, pose: &Pose) -> Option<Aim> {
-    let attached = world.attached()?;
-    let centre = world.planets[attached.planet as usize].position;
-    let colliders = Colliders::shown(&attached.streamer);
-    let hit = colliders.ray_cast(pose.position - centre, pose.forward, REACH_M)?;
-    let normal = if hit.normal.dot(pose.forward) < 0.0 { hit.normal } else { -hit.normal };
-    Some(Aim { planet: attached.planet, point: hit.point, normal, distance: hit.distance })
+impl Ground {
+    /// The ground of the streamed planet, if one is streamed.
+    #[must_use]
+    pub fn of(world: &World) -> Option<Self> {
+        let attached = world.attached()?;
+        let centre = world.planets[attached.planet as usize].position;
+        Some(Self { planet: attached.planet, centre, colliders: Colliders::shown(&attached.streamer) })
+    }
+
+    /// What `pose` looks at within [`REACH_M`].
+    #[must_use]
+    pub fn aim(&self, pose: &Pose) -> Option<Aim> {
+        let hit = self.colliders.ray_cast(pose.position - self.centre, pose.forward, REACH_M)?;
+        let normal = if hit.normal.dot(pose.forward) < 0.0 { hit.normal } else { -hit.normal };
+        Some(Aim { planet: self.planet, point: hit.point, normal, distance: hit.distance })
+    }
+
+    /// Points around the brush's rim on the ground, planet-local: what the
+    /// client's marker shows (`points` of them, each the ground found by a
+    /// ray down the aim's normal through the rim; none where there is none).
+    #[must_use]
+    pub fn rim(&self, aim: &Aim, radius_m: f32, points: u32) -> Vec<DVec3> {
+        let r = f64::from(radius_m);
+        let side = aim.normal.any_orthonormal_vector();
+        let forward = aim.normal.cross(side);
+        (0..points)
+            .filter_map(|i| {
+                let a = f64::from(i) / f64::from(points) * core::f64::consts::TAU;
+                let over = aim.point + (side * libm::cos(a) + forward * libm::sin(a)) * r + aim.normal * r;
+                self.colliders.ray_cast(over, -aim.normal, 2.5 * r).map(|hit| hit.point)
+            })
+            .collect()
+    }
 }

@@ -839,7 +839,7 @@ impl Renderer {
 }
 
 /// The edit brush's marker: small bright yellow stones on the ground around
-/// the brush's rim (`engine::tool::rim`).
+/// the brush's rim (`engine::tool::Ground::rim`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Marker {
     /// The planet.

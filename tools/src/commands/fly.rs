@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use engine::player::{Player, PlayerInput};
-use engine::tool::{Aim, EditTool};
+use engine::tool::{Aim, EditTool, Ground};
 use engine::{ViewSpec, World};
 use planet::edit::Operation;
 use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
@@ -235,6 +235,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         tool: EditTool::default(),
         tool_held: BTreeSet::new(),
         aim: None,
+        rim: Vec::new(),
         edits,
         saves: Saves {
             path: args.save.clone(),
@@ -286,6 +287,8 @@ struct Client {
     tool_held: BTreeSet<&'static str>,
     /// Where the crosshair meets the ground, if within reach.
     aim: Option<Aim>,
+    /// The brush's rim on the ground there (`Ground::rim`), for the marker.
+    rim: Vec<glam::DVec3>,
     /// Edits made (loaded ones included).
     edits: usize,
     saves: Saves,
@@ -306,11 +309,8 @@ impl Saves {
     /// thread, so the frame goes on), after the write before has finished.
     fn save(&mut self, world: &World, edits: usize, due: bool) -> Result<(), Failure> {
         let Some(path) = self.path.clone() else { return Ok(()) };
-        if let Some(writing) = self.writing.take_if(|w| w.is_finished() || due) {
-            writing
-                .join()
-                .map_err(|_| Failure::Failed("the save thread failed".into()))?
-                .map_err(|e| Failure::Failed(e.to_string()))?;
+        if due || self.writing.as_ref().is_some_and(std::thread::JoinHandle::is_finished) {
+            self.finish()?;
         }
         if self.writing.is_none() && edits != self.saved && (due || self.at.elapsed().as_secs_f64() >= self.every_s) {
             let save = world.save();
@@ -323,13 +323,11 @@ impl Saves {
 
     /// Finishes the write in flight.
     fn finish(&mut self) -> Result<(), Failure> {
-        match self.writing.take() {
-            Some(w) => w
-                .join()
-                .map_err(|_| Failure::Failed("the save thread failed".into()))?
-                .map_err(|e| Failure::Failed(e.to_string())),
-            None => Ok(()),
-        }
+        let Some(writing) = self.writing.take() else { return Ok(()) };
+        writing
+            .join()
+            .map_err(|_| Failure::Failed("the save thread failed".into()))?
+            .map_err(|e| Failure::Failed(e.to_string()))
     }
 }
 
@@ -395,7 +393,8 @@ impl Client {
 
     /// The edit keys: an edit or a brush step when first held.
     fn use_tool(&mut self, held: &BTreeSet<&'static str>) {
-        self.aim = engine::tool::aim(&self.world, &self.player.pose);
+        let ground = Ground::of(&self.world);
+        self.aim = ground.as_ref().and_then(|g| g.aim(&self.player.pose));
         let pressed: Vec<&str> = held.difference(&self.tool_held).copied().collect();
         self.tool_held = held.clone();
         for key in pressed {
@@ -426,6 +425,11 @@ impl Client {
                 Err(e) => errln!("cannot {}: {e}", op.name()),
             }
         }
+        // The marker's rim, on the same ground the aim was found on.
+        self.rim = match (&ground, &self.aim) {
+            (Some(g), Some(a)) => g.rim(a, self.tool.radius_m(), 24),
+            _ => Vec::new(),
+        };
     }
 
     fn title(&self, fps: f64) -> String {
@@ -650,7 +654,7 @@ impl Client {
         let radius = self.tool.radius_m();
         let marker = self.aim.map(|a| render::Marker {
             planet: a.planet,
-            points: engine::tool::rim(&self.world, &a, radius, 24),
+            points: std::mem::take(&mut self.rim),
             size_m: (radius * 0.12).max(0.12),
         });
         let Some(w) = &mut self.window else { return };

@@ -11,9 +11,9 @@
 //! Edits: the streamer holds its planet's edit log, and builds and caches
 //! each region under the stamp of the edits touching it. An edit gives every
 //! region it touches, at every LOD, a new stamp, so they are missing and
-//! built again (nearest first, as any missing region); until a region's new
-//! build lands, the one built before the edit stays shown, so an edit never
-//! opens a hole.
+//! built again (nearest first, as any missing region); until all of their
+//! new builds have landed, the builds from before the edit stay shown, and
+//! then all switch in one frame, so an edit never opens a hole.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -141,7 +141,12 @@ impl<B: RegionBuilder> Streamer<B> {
 
     /// The id region `key` is built and cached under: its edits' stamp.
     fn id(&self, key: RegionKey) -> RegionId {
-        RegionId { stamp: self.edits.stamp(key), ..RegionId::new(self.signature, key) }
+        self.built_as(key, self.edits.stamp(key))
+    }
+
+    /// The id of `key` built with edits of stamp `stamp`.
+    fn built_as(&self, key: RegionKey, stamp: u64) -> RegionId {
+        RegionId { stamp, ..RegionId::new(self.signature, key) }
     }
 
     /// The id of the build of `key` to show: while the regions an edit
@@ -150,13 +155,13 @@ impl<B: RegionBuilder> Streamer<B> {
     /// landed: a hole's floor, a region below, never lags its opening);
     /// else the current one.
     fn shown_id(&self, key: RegionKey, cache: &RegionCache) -> Option<RegionId> {
-        let id = self.id(key);
         if let Some(&stamp) = self.superseded.get(&key) {
-            let old = RegionId { stamp, ..id };
+            let old = self.built_as(key, stamp);
             if cache.contains(&old) {
                 return Some(old);
             }
         }
+        let id = self.id(key);
         cache.contains(&id).then_some(id)
     }
 
@@ -209,7 +214,7 @@ impl<B: RegionBuilder> Streamer<B> {
         for key in &touched {
             self.failed.remove(key);
             if let Some(stamp) = self.requested.remove(key) {
-                self.jobs.cancel(&RegionId { stamp, ..RegionId::new(self.signature, *key) });
+                self.jobs.cancel(&self.built_as(*key, stamp));
             }
         }
         Ok(touched)
@@ -291,17 +296,15 @@ impl<B: RegionBuilder> Streamer<B> {
         report.apply_time = start.elapsed();
 
         // Forget requests that have finished (or failed).
-        let signature = self.signature;
-        let submitted = |k: RegionKey, stamp: u64| RegionId { stamp, ..RegionId::new(signature, k) };
         let finished: Vec<(RegionKey, u64)> = self
             .requested
             .iter()
             .map(|(&k, &stamp)| (k, stamp))
-            .filter(|&(k, stamp)| !self.jobs.is_pending(&submitted(k, stamp)))
+            .filter(|&(k, stamp)| !self.jobs.is_pending(&self.built_as(k, stamp)))
             .collect();
         for (k, stamp) in finished {
             self.requested.remove(&k);
-            if !self.cache.lock().contains(&submitted(k, stamp)) {
+            if !self.cache.lock().contains(&self.built_as(k, stamp)) {
                 self.failed.insert(k);
             }
         }
@@ -358,8 +361,7 @@ impl<B: RegionBuilder> Streamer<B> {
                 } else {
                     let builder = Arc::clone(&self.builder);
                     let edits = self.edits.region(key);
-                    let id = RegionId { stamp: edits.stamp, ..RegionId::new(self.signature, key) };
-                    self.jobs.submit(id, "region", priority, move |cancel| {
+                    self.jobs.submit(self.built_as(key, edits.stamp), "region", priority, move |cancel| {
                         builder.build_with(key, &edits.edits, cancel).map(Arc::new)
                     });
                     self.requested.insert(key, edits.stamp);
@@ -371,7 +373,7 @@ impl<B: RegionBuilder> Streamer<B> {
         let stale: Vec<(RegionKey, u64)> =
             self.requested.iter().map(|(&k, &s)| (k, s)).filter(|(k, _)| !wanted_regions.contains(k)).collect();
         for (key, stamp) in stale {
-            self.jobs.cancel(&submitted(key, stamp));
+            self.jobs.cancel(&self.built_as(key, stamp));
             self.requested.remove(&key);
             report.cancelled += 1;
         }
@@ -387,7 +389,7 @@ impl<B: RegionBuilder> Streamer<B> {
             cache.touch(&self.id(*left));
         }
         // Of an edited region, only the build shown and the current one are kept.
-        let (edits, superseded) = (&self.edits, &self.superseded);
+        let (signature, edits, superseded) = (self.signature, &self.edits, &self.superseded);
         cache.evict(|id| {
             id.signature == signature
                 && in_use.contains(&id.key)
@@ -477,7 +479,7 @@ impl<B: RegionBuilder> Drop for Streamer<B> {
     /// its queued work; what finishes anyway still lands in the shared cache.
     fn drop(&mut self) {
         for (&key, &stamp) in &self.requested {
-            self.jobs.cancel(&RegionId { stamp, ..RegionId::new(self.signature, key) });
+            self.jobs.cancel(&self.built_as(key, stamp));
         }
     }
 }

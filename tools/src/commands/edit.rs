@@ -65,11 +65,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let brush = match (&args.box_m, args.radius) {
         (Some(text), _) => {
-            let parts: Vec<f32> =
-                text.split(',').map(|p| p.trim().parse()).collect::<Result<_, _>>().map_err(|_| {
-                    Failure::Invalid(format!("--box {text}: must be three numbers X,Y,Z, half extents in metres"))
-                })?;
-            let [x, y, z] = parts[..] else {
+            let parts: Option<Vec<f32>> = text.split(',').map(|p| p.trim().parse().ok()).collect();
+            let Some([x, y, z]) = parts.as_deref().and_then(|p| <[f32; 3]>::try_from(p).ok()) else {
                 return Err(Failure::Invalid(format!(
                     "--box {text}: must be three numbers X,Y,Z, half extents in metres"
                 )));

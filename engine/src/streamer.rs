@@ -193,10 +193,12 @@ impl<B: RegionBuilder> Streamer<B> {
         std::mem::take(&mut self.edits)
     }
 
-    /// Applies `edit`: logs it and marks every region it touches, at every
-    /// LOD, for building again (those shown stay shown until their new
-    /// builds land). Returns the regions touched.
+    /// Applies `edit` (a smooth's surface fitted first, `EditLog::fit`):
+    /// logs it and marks every region it touches, at every LOD, for
+    /// building again (those shown stay shown until their new builds
+    /// land). Returns the regions touched.
     pub fn edit(&mut self, edit: Edit) -> Result<Vec<RegionKey>, EditError> {
+        let edit = self.edits.fit(&self.terrain, edit);
         let before: Vec<(RegionKey, Option<RegionId>)> = {
             // The touched regions are known only after the push: remember
             // what each in-use region shows now, then keep those touched.

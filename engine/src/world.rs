@@ -187,7 +187,8 @@ impl World {
         }
     }
 
-    /// Applies `edit` to `planet`: logged, and every region it touches at
+    /// Applies `edit` to `planet` (a smooth's surface fitted to the ground
+    /// first, `EditLog::fit`): logged, and every region it touches at
     /// every LOD built again (the streamed planet's from the next update,
     /// nearest first; the old regions stay shown until then). Returns how
     /// many regions it touches.
@@ -201,7 +202,10 @@ impl World {
         };
         let touched = match &mut self.attached {
             Some(a) if a.planet == planet => a.streamer.edit(edit)?,
-            _ => self.edits[planet as usize].push(&p.terrain, edit)?,
+            _ => {
+                let log = &mut self.edits[planet as usize];
+                log.push(&p.terrain, log.fit(&p.terrain, edit))?
+            }
         };
         Ok(touched.len())
     }

@@ -2,14 +2,15 @@
 //! every LOD, across face edges and corners; overlapping samples of edited
 //! neighbours are bit-identical; a dig shows at every LOD that resolves it,
 //! as a round hole; stamps name a region's edits; compaction drops only
-//! edits that change nothing; objects on dug or filled ground go; and a
+//! edits that change nothing; a smooth levels bumps smaller than its brush
+//! and keeps the ground's shape; objects on dug or filled ground go; and a
 //! save round-trips while every damaged one is refused with a reason.
 
 use std::collections::BTreeMap;
 
 use glam::Vec3;
 use planet::edit::save::{MAGIC, SAVE_FORMAT, Save, SaveError};
-use planet::edit::{Brush, Edit, EditLog, Operation, apply_edits};
+use planet::edit::{Brush, Edit, EditLog, Operation, Surface, apply_edits};
 use planet::geometry::GridPoint;
 use planet::hash::HashStream;
 use planet::pipeline::{Pipeline, RegionInput, stages};
@@ -47,7 +48,18 @@ fn random_edit(t: &Terrain, s: &mut HashStream, max_m: f32) -> Edit {
     } else {
         Brush::Sphere { radius_m: s.range_f32(0.5, max_m) }
     };
-    let op = Operation::ALL[s.index(4)];
+    let op = match Operation::ALL[s.index(5)] {
+        // A surface as a fit might give: a level, a tilt and a bend.
+        Operation::Smooth(_) => Operation::Smooth(Surface([
+            s.range_f32(-2.0, 2.0),
+            s.range_f32(-0.3, 0.3),
+            s.range_f32(-0.3, 0.3),
+            s.range_f32(-0.02, 0.02),
+            s.range_f32(-0.02, 0.02),
+            s.range_f32(-0.02, 0.02),
+        ])),
+        op => op,
+    };
     Edit { op, brush, centre: centre.to_array(), material: s.index(t.recipe.materials.len()) as u8 }
 }
 
@@ -235,6 +247,8 @@ fn bad_edits_are_refused_with_the_field_and_range() {
         (Edit { centre: [f32::NAN, 0.0, 0.0], ..ok }, "centre = [NaN, 0.0, 0.0]"),
         (Edit { centre: [1e9, 0.0, 0.0], ..ok }, "centre"),
         (Edit { material: 200, ..ok }, "material = 200: must be in 0..="),
+        (Edit { op: Operation::Smooth(Surface([f32::NAN, 0.0, 0.0, 0.0, 0.0, 0.0])), ..ok }, "surface[0] = NaN"),
+        (Edit { op: Operation::Smooth(Surface([0.0, 0.0, 0.0, 0.0, 0.0, 90.0])), ..ok }, "surface[5] = 90"),
     ] {
         let err = log.push(&t, edit).unwrap_err().to_string();
         assert!(err.contains(field), "{err:?} does not name {field:?}");
@@ -459,4 +473,111 @@ fn compaction_drops_only_edits_that_change_nothing() {
     assert_eq!(held.len(), 2, "{:?}", held.edits());
     let key = t.surface_key(d, 0);
     assert_eq!(held.region(key).edits.len(), 2);
+}
+
+/// The ground's height under every LOD-0 column of the region under `d`
+/// within `radius` of `centre` (measured across the tangent plane), metres
+/// along the local up from `centre`: the top crossing from air into solid.
+fn ground_heights(t: &Terrain, d: Vec3, centre: Vec3, radius: f32, edits: &[Edit]) -> Vec<(Vec3, f32)> {
+    let key = t.surface_key(d, 0);
+    let (columns, layer_m) = (t.columns(key), t.grid.layer_m(0));
+    let mut grid = t.voxels(&columns);
+    apply_edits(t, &mut grid, &columns, edits);
+    let up = centre.normalize();
+    let mut out = Vec::new();
+    for b in 0..36 {
+        for a in 0..36 {
+            let col = columns.at(a, b);
+            let floor = t.recipe.radius_m + col.elevation_m - t.grid.shell_below_m;
+            let at = |c: f32| col.direction * (floor + (key.z as f32 * 32.0 - 2.0 + c) * layer_m);
+            if (at(0.0) - centre).reject_from_normalized(up).length() > radius {
+                continue;
+            }
+            let top = (1..36).rev().find(|&c| grid.at(a, b, c - 1).is_solid() && !grid.at(a, b, c).is_solid());
+            if let Some(c) = top {
+                let (lo, hi) = (grid.at(a, b, c - 1).density_m(), grid.at(a, b, c).density_m());
+                let p = at((c - 1) as f32 + lo / (lo - hi));
+                out.push((p, (p - centre).dot(up)));
+            }
+        }
+    }
+    out
+}
+
+/// Root mean square of the ground's bumps: each height against the mean
+/// of the heights within `span` of it, for the points within `inner` of
+/// `centre` (whose neighbourhoods lie whole among `heights`, so a tilt
+/// or a gentle bend averages out and only bumps are left).
+fn bumpiness(heights: &[(Vec3, f32)], centre: Vec3, inner: f32, span: f32) -> f32 {
+    let (mut sum, mut n) = (0.0, 0);
+    for &(p, h) in heights.iter().filter(|(p, _)| (*p - centre).reject_from(centre).length() <= inner) {
+        let near: Vec<f32> = heights.iter().filter(|(q, _)| q.distance(p) <= span).map(|x| x.1).collect();
+        let mean = near.iter().sum::<f32>() / near.len() as f32;
+        sum += (h - mean) * (h - mean);
+        n += 1;
+    }
+    (sum / n as f32).sqrt()
+}
+
+#[test]
+fn a_smooth_levels_bumps_and_keeps_the_grounds_shape() {
+    // On dry spots of two planets: ground roughened with small digs and
+    // fills, then smoothed by a ball four times their size. The bumps go;
+    // the ground's mean height and tilt stay.
+    let system = PlannedSystem::default_system();
+    let mut cases = 0;
+    for planet in [1usize, 2] {
+        let t = Terrain::new(&system.planets[planet]);
+        let mut s = HashStream::new(0x5300 + planet as u64);
+        while cases < 4 * planet {
+            let d = direction(&mut s);
+            let ground = t.surface_at(d);
+            if t.recipe.sea.enabled && ground.surface_m < t.recipe.sea.level_m + 2.0 {
+                continue;
+            }
+            // On the voxels' ground (3D noise moves it off the 2D surface).
+            let flat = ground_heights(&t, d, d * (t.recipe.radius_m + ground.surface_m), 4.0, &[]);
+            if flat.len() < 20 {
+                continue;
+            }
+            let lift = flat.iter().map(|x| x.1).sum::<f32>() / flat.len() as f32;
+            let centre = d * (t.recipe.radius_m + ground.surface_m + lift);
+            let mut log = EditLog::new();
+            for _ in 0..14 {
+                let p = centre
+                    + Vec3::new(s.range_f32(-5.0, 5.0), s.range_f32(-0.5, 0.5), s.range_f32(-5.0, 5.0)).reject_from(d);
+                let op = if s.index(2) == 0 { Operation::Dig } else { Operation::Fill };
+                let r = s.range_f32(0.8, 1.6);
+                log.push(&t, Edit { op, brush: Brush::Sphere { radius_m: r }, centre: p.to_array(), material: 0 }).unwrap();
+            }
+            let smooth = Edit {
+                op: Operation::Smooth(Surface::FLAT),
+                brush: Brush::Sphere { radius_m: 10.0 },
+                centre: centre.to_array(),
+                material: 0,
+            };
+            let smooth = log.fit(&t, smooth);
+            let Operation::Smooth(surface) = smooth.op else { panic!("a smooth") };
+            assert_ne!(surface, Surface::FLAT, "the fit left the surface unfitted");
+            let rough = ground_heights(&t, d, centre, 4.0, log.edits());
+            log.push(&t, smooth).unwrap();
+            let smoothed = ground_heights(&t, d, centre, 4.0, log.edits());
+            if rough.len() < 20 || smoothed.len() < 20 {
+                continue; // the region under `d` holds too little of the brush
+            }
+            cases += 1;
+            let (before, after) = (bumpiness(&rough, centre, 2.5, 1.5), bumpiness(&smoothed, centre, 2.5, 1.5));
+            let mean = |h: &[(Vec3, f32)]| h.iter().map(|x| x.1).sum::<f32>() / h.len() as f32;
+            eprintln!(
+                "planet {planet}: bumps {before:.3} m -> {after:.3} m, mean height {:.2} -> {:.2} m",
+                mean(&rough),
+                mean(&smoothed)
+            );
+            assert!(before > 0.1, "the roughened ground has bumps of only {before} m");
+            assert!(after < 0.25 * before, "a smooth left bumps of {after} m of {before} m");
+            assert!((mean(&rough) - mean(&smoothed)).abs() < 0.6, "a smooth moved the ground");
+            // The fitted surface passes through the ground it fitted.
+            assert!((surface.height(0.0, 0.0) - mean(&rough)).abs() < 1.0, "{surface:?}");
+        }
+    }
 }

@@ -51,7 +51,7 @@ enum Command {
     Mesh(commands::mesh::Args),
     /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
     Scatter(commands::scatter::Args),
-    /// Add a terrain edit (dig, fill, flatten, paint) to a save; `capture --save` and `fly --save` show it.
+    /// Add a terrain edit (dig, fill, smooth, flatten, paint) to a save; `capture --save` and `fly --save` show it.
     Edit(commands::edit::Args),
     /// Stream a planet around a camera on a scripted path, headless; print a summary against the targets.
     Stream(commands::stream::Args),

@@ -8,7 +8,7 @@
 use glam::Vec3;
 
 use super::brush::Placed;
-use super::{Edit, Operation};
+use super::{Edit, Operation, Surface};
 use crate::geometry::{MARGIN, REGION_CELLS, WINDOW};
 use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid, quantize};
 
@@ -48,7 +48,7 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
                 for (c, v) in out.iter_mut().enumerate() {
                     let p = at(c);
                     if (p - brush.centre).length_squared() <= reach2 {
-                        apply(edit, brush, p, v);
+                        apply_one(edit, brush, p, v);
                     }
                 }
             }
@@ -56,8 +56,8 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
     }
 }
 
-/// One edit at one sample at `p`.
-fn apply(edit: &Edit, brush: &Placed, p: Vec3, v: &mut Voxel) {
+/// One edit at one sample at `p` (`brush` is the edit's, placed).
+fn apply_one(edit: &Edit, brush: &Placed, p: Vec3, v: &mut Voxel) {
     let d = v.density_m();
     match edit.op {
         Operation::Dig => {
@@ -74,20 +74,26 @@ fn apply(edit: &Edit, brush: &Placed, p: Vec3, v: &mut Voxel) {
                 v.blend = 0;
             }
         }
-        Operation::Flatten => {
-            let w = brush.weight(p);
-            if w > 0.0 {
-                // The plane's density: solid below it, metres from it.
-                let plane = -brush.height(p);
-                v.density = quantize(d * (1.0 - w) + plane * w);
-            }
-        }
+        Operation::Flatten => level(&Surface::FLAT, brush, p, d, v),
+        Operation::Smooth(surface) => level(&surface, brush, p, d, v),
         Operation::Paint => {
             if brush.distance(p) < 0.0 {
                 v.materials = [edit.material; 2];
                 v.blend = 0;
             }
         }
+    }
+}
+
+/// Levels sample `v` at `p`, of density `d`, towards `surface` over the
+/// brush's tangent plane, by the brush's weight there.
+fn level(surface: &Surface, brush: &Placed, p: Vec3, d: f32, v: &mut Voxel) {
+    let w = brush.weight(p);
+    if w > 0.0 {
+        // The surface's density: solid below it, metres above it.
+        let offset = p - brush.centre;
+        let target = surface.height(offset.dot(brush.axes[0]), offset.dot(brush.axes[2])) - brush.height(p);
+        v.density = quantize(d * (1.0 - w) + target * w);
     }
 }
 

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use glam::Vec3;
 
-use super::{Brush, Edit, EditError, Operation};
+use super::{Brush, Edit, EditError, Operation, fit_surface};
 use crate::Face;
 use crate::geometry::{GridPoint, MARGIN, REGION_CELLS, RegionKey, face_coords};
 use crate::terrain::Terrain;
@@ -139,6 +139,16 @@ impl EditLog {
         out
     }
 
+    /// `edit` ready to push: a smooth's surface fitted to the ground under
+    /// its brush as this log leaves it (`smooth.rs`); any other edit as it is.
+    #[must_use]
+    pub fn fit(&self, terrain: &Terrain, edit: Edit) -> Edit {
+        let Operation::Smooth(_) = edit.op else { return edit };
+        let regions: Vec<(RegionKey, Vec<Edit>)> =
+            touched_by(terrain, &edit).into_iter().filter(|k| k.lod == 0).map(|k| (k, self.region(k).edits)).collect();
+        Edit { op: Operation::Smooth(fit_surface(terrain, &regions, &edit)), ..edit }
+    }
+
     /// Takes edit `i` out of the log: the index's positions after it shift
     /// down, and the stamps of the regions it touched are hashed again.
     fn remove(&mut self, i: usize) {
@@ -216,8 +226,8 @@ impl EditLog {
 /// once), or a ball holding the old ball with a centimetre to spare (a
 /// fill or a paint then lays its material on every sample the old one did).
 fn overwrites(new: &Edit, old: &Edit) -> bool {
-    // A flatten blends: done twice it is not done once.
-    if new.op == Operation::Flatten {
+    // A flatten or a smooth blends: done twice it is not done once.
+    if matches!(new.op, Operation::Flatten | Operation::Smooth(_)) {
         return false;
     }
     if new == old {
@@ -233,10 +243,13 @@ fn overwrites(new: &Edit, old: &Edit) -> bool {
 
 /// Whether edits of operations `a` and `b` give the same samples in
 /// either order: a dig and a paint (density, then materials), a paint and
-/// a flatten.
+/// a flatten or a smooth.
 fn commutes(a: Operation, b: Operation) -> bool {
-    use Operation::{Dig, Flatten, Paint};
-    matches!((a, b), (Dig, Paint) | (Paint, Dig) | (Paint, Flatten) | (Flatten, Paint))
+    use Operation::{Dig, Flatten, Paint, Smooth};
+    matches!(
+        (a, b),
+        (Dig, Paint) | (Paint, Dig) | (Paint, Flatten) | (Flatten, Paint) | (Paint, Smooth(_)) | (Smooth(_), Paint)
+    )
 }
 
 /// Every region, at every LOD, whose window box meets `edit`'s brush box.

@@ -1,4 +1,4 @@
-//! Terrain edits: dig, fill, flatten and paint with a sphere or a box brush,
+//! Terrain edits: dig, fill, smooth, flatten and paint with a sphere or a box brush,
 //! as operations in planet-local space (DESIGN.md invariants 6 and 7).
 //!
 //! An edit is data, not voxels: its operation, brush, centre and material.
@@ -14,15 +14,17 @@ mod apply;
 mod brush;
 mod log;
 pub mod save;
+mod smooth;
 
 use serde::{Deserialize, Serialize};
 
 pub use apply::{apply_edits, buries};
 pub use brush::Brush;
 pub use log::{EditLog, RegionEdits, WindowBox, stamp, window_box};
+pub use smooth::{Surface, fit_surface};
 
 /// What an edit does inside its brush.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Operation {
     /// Removes the ground: air inside the brush.
@@ -34,11 +36,17 @@ pub enum Operation {
     Flatten,
     /// Changes the material of whatever is inside the brush.
     Paint,
+    /// Levels the ground towards the surface fitted to it when the edit was
+    /// made (`smooth.rs`), fully at the centre and fading out to the edge:
+    /// bumps smaller than the brush go. [`EditLog::fit`] fits an edit made
+    /// with [`Surface::FLAT`].
+    Smooth(Surface),
 }
 
 impl Operation {
-    /// Every operation, in the order of their names.
-    pub const ALL: [Operation; 4] = [Operation::Dig, Operation::Fill, Operation::Flatten, Operation::Paint];
+    /// Every operation (a smooth unfitted), in the order of their codes in saves.
+    pub const ALL: [Operation; 5] =
+        [Operation::Dig, Operation::Fill, Operation::Flatten, Operation::Paint, Operation::Smooth(Surface::FLAT)];
 
     /// Its name, as the CLI and saves spell it.
     #[must_use]
@@ -48,6 +56,19 @@ impl Operation {
             Operation::Fill => "fill",
             Operation::Flatten => "flatten",
             Operation::Paint => "paint",
+            Operation::Smooth(_) => "smooth",
+        }
+    }
+
+    /// Its code in saves: its place in [`Operation::ALL`].
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            Operation::Dig => 0,
+            Operation::Fill => 1,
+            Operation::Flatten => 2,
+            Operation::Paint => 3,
+            Operation::Smooth(_) => 4,
         }
     }
 
@@ -116,6 +137,9 @@ impl Edit {
             );
         }
         self.brush.check()?;
+        if let Operation::Smooth(surface) = self.op {
+            surface.check(self.brush.reach_m())?;
+        }
         if usize::from(self.material) >= materials {
             return range(
                 "material",
@@ -140,30 +164,41 @@ impl Edit {
         reach + (3.0 * grid.cell_m(lod).max(grid.layer_m(lod))).min(reach)
     }
 
-    /// Its canonical bytes (what stamps hash and saves store): [`EDIT_BYTES`].
+    /// Its canonical bytes (what stamps hash and saves store):
+    /// [`EDIT_BYTES`], and a smooth's surface after them ([`SMOOTH_BYTES`]).
     #[must_use]
-    pub fn to_bytes(&self) -> [u8; EDIT_BYTES] {
-        let mut out = [0u8; EDIT_BYTES];
-        let op = Operation::ALL.iter().position(|&o| o == self.op).expect("listed") as u8;
+    pub fn to_bytes(&self) -> Vec<u8> {
         let (shape, size, yaw) = self.brush.parts();
-        out[0] = op;
-        out[1] = shape;
-        out[2] = self.material;
-        for (i, v) in self.centre.iter().chain(&size).chain([&yaw]).enumerate() {
-            out[4 + 4 * i..8 + 4 * i].copy_from_slice(&v.to_le_bytes());
+        let mut out = vec![self.op.code(), shape, self.material, 0];
+        let surface = match self.op {
+            Operation::Smooth(s) => s.0.to_vec(),
+            _ => Vec::new(),
+        };
+        for v in self.centre.iter().chain(&size).chain([&yaw]).chain(&surface) {
+            out.extend_from_slice(&v.to_le_bytes());
         }
         out
     }
 
-    /// The edit of [`Edit::to_bytes`]; `None` for an unknown operation or shape.
+    /// The edit at the start of `bytes` ([`Edit::to_bytes`]) and how many
+    /// bytes it took; `None` for an unknown operation or shape, or too few bytes.
     #[must_use]
-    pub fn from_bytes(bytes: &[u8; EDIT_BYTES]) -> Option<Edit> {
+    pub fn from_bytes(bytes: &[u8]) -> Option<(Edit, usize)> {
+        let head = bytes.get(..4)?;
+        let op = *Operation::ALL.get(usize::from(head[0]))?;
+        let len = if matches!(op, Operation::Smooth(_)) { SMOOTH_BYTES } else { EDIT_BYTES };
+        let bytes = bytes.get(..len)?;
         let f = |i: usize| f32::from_le_bytes(bytes[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes"));
-        let op = *Operation::ALL.get(usize::from(bytes[0]))?;
-        let brush = Brush::from_parts(bytes[1], [f(3), f(4), f(5)], f(6))?;
-        (bytes[3] == 0).then_some(Edit { op, brush, centre: [f(0), f(1), f(2)], material: bytes[2] })
+        let brush = Brush::from_parts(head[1], [f(3), f(4), f(5)], f(6))?;
+        let op = match op {
+            Operation::Smooth(_) => Operation::Smooth(Surface(std::array::from_fn(|i| f(7 + i)))),
+            other => other,
+        };
+        (head[3] == 0).then_some((Edit { op, brush, centre: [f(0), f(1), f(2)], material: head[2] }, len))
     }
 }
 
-/// Bytes of one edit's canonical encoding.
+/// Bytes of one edit's canonical encoding (a smooth's takes [`SMOOTH_BYTES`]).
 pub const EDIT_BYTES: usize = 32;
+/// Bytes of a smooth's: an edit's and its surface's six coefficients.
+pub const SMOOTH_BYTES: usize = EDIT_BYTES + 24;

@@ -16,12 +16,12 @@
 //!
 //! All little-endian. The world record comes first: the system signature
 //! (u128), `GENERATOR_VERSION` (u32) and the planet count (u32). An edits
-//! record is a planet index (u32), a count (u32) and that many 32-byte edits
-//! (`Edit::to_bytes`). A reader skips an optional record of a kind it does
+//! record is a planet index (u32), a count (u32) and that many edits
+//! (`Edit::to_bytes`: 32 bytes, a smooth's 56, its first byte saying which). A reader skips an optional record of a kind it does
 //! not know (and keeps it, so a save passes through unchanged); a required
 //! one it does not know is refused as made by a newer program.
 
-use super::{EDIT_BYTES, Edit};
+use super::{EDIT_BYTES, Edit, Operation, SMOOTH_BYTES, Surface};
 use crate::Signature;
 
 /// The first 8 bytes of a save.
@@ -257,16 +257,31 @@ fn decode_edits(payload: &[u8]) -> Result<(u32, Vec<Edit>), String> {
     }
     let planet = u32::from_le_bytes(payload[..4].try_into().expect("4 bytes"));
     let count = u32::from_le_bytes(payload[4..8].try_into().expect("4 bytes")) as usize;
-    if payload.len() != 8 + count * EDIT_BYTES {
-        return Err(format!("{count} edits need {} bytes, the record has {}", 8 + count * EDIT_BYTES, payload.len()));
+    // Each edit takes at least EDIT_BYTES: a count beyond that is a lie,
+    // refused before anything is allocated for it.
+    if payload.len() - 8 < count.saturating_mul(EDIT_BYTES) {
+        return Err(format!(
+            "{count} edits need at least {} bytes, the record has {}",
+            8 + count.saturating_mul(EDIT_BYTES),
+            payload.len()
+        ));
     }
-    let edits = payload[8..]
-        .chunks_exact(EDIT_BYTES)
-        .enumerate()
-        .map(|(i, c)| {
-            Edit::from_bytes(c.try_into().expect("an edit's bytes"))
-                .ok_or_else(|| format!("edit {i}: an unknown operation or brush shape ({}, {})", c[0], c[1]))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut edits = Vec::with_capacity(count);
+    let mut rest = &payload[8..];
+    for i in 0..count {
+        let (edit, len) = Edit::from_bytes(rest).ok_or_else(|| {
+            let needs = if rest.first() == Some(&Operation::Smooth(Surface::FLAT).code()) { SMOOTH_BYTES } else { EDIT_BYTES };
+            if rest.len() < needs {
+                format!("edit {i}: cut short ({} bytes left of the {needs} it takes)", rest.len())
+            } else {
+                format!("edit {i}: an unknown operation or brush shape ({}, {})", rest[0], rest[1])
+            }
+        })?;
+        edits.push(edit);
+        rest = &rest[len..];
+    }
+    if !rest.is_empty() {
+        return Err(format!("{} bytes after the last of the {count} edits", rest.len()));
+    }
     Ok((planet, edits))
 }

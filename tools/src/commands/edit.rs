@@ -27,7 +27,7 @@ pub struct Args {
     /// Where: latitude and longitude in degrees, on the planet's surface there.
     #[arg(long, value_name = "LAT,LON", allow_hyphen_values = true)]
     at: String,
-    /// What: dig, fill, flatten or paint.
+    /// What: dig, fill, smooth (towards the ground's fitted shape), flatten or paint.
     #[arg(long, value_name = "OP")]
     op: String,
     /// A sphere brush of this radius, metres (0.25..=64); the default brush, 4 m.
@@ -107,7 +107,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     {
         return Err(Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())));
     }
-    let mut log = EditLog::new();
+    // A smooth fits its surface to the ground the saved edits left, so it
+    // needs them indexed; any other edit needs only itself.
+    let mut log = match op {
+        Operation::Smooth(_) => EditLog::with_edits(&terrain, &save.planets[index])
+            .map_err(|(i, e)| Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())))?,
+        _ => EditLog::new(),
+    };
+    let edit = log.fit(&terrain, edit);
     let touched = log.push(&terrain, edit).map_err(|e| Failure::Invalid(format!("the edit: {e}")))?;
     save.planets[index].push(edit);
     engine::savefile::write_save(&args.save, &save).map_err(|e| Failure::Failed(e.to_string()))?;

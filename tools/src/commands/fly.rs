@@ -13,7 +13,7 @@
 //!
 //! Editing: `F` (or the left button, with the cursor grabbed) digs where
 //! the crosshair meets the ground, `R` (or the right button) fills, `T`
-//! flattens, `[` and `]` (or the wheel) change the brush's size and `B`
+//! flattens, `V` smooths, `[` and `]` (or the wheel) change the brush's size and `B`
 //! its shape (a ball or a box), and a ring of yellow stones on the ground
 //! shows its rim. `--save FILE` loads a saved
 //! world (a new one if FILE does not exist) and saves the edits to it every
@@ -34,7 +34,7 @@ use std::time::Instant;
 use engine::player::{Player, PlayerInput};
 use engine::tool::{Aim, EditTool, Ground};
 use engine::{ViewSpec, World};
-use planet::edit::Operation;
+use planet::edit::{Operation, Surface};
 use render::{DepthTarget, Gpu, RenderOptions, Renderer, ViewCamera};
 use serde::Deserialize;
 use winit::application::ApplicationHandler;
@@ -350,6 +350,7 @@ fn key_name(code: KeyCode) -> Option<&'static str> {
         KeyCode::KeyF => "dig",
         KeyCode::KeyR => "fill",
         KeyCode::KeyT => "flatten",
+        KeyCode::KeyV => "smooth",
         KeyCode::BracketLeft => "smaller",
         KeyCode::BracketRight => "larger",
         KeyCode::KeyB => "shape",
@@ -414,6 +415,7 @@ impl Client {
                 "dig" => Operation::Dig,
                 "fill" => Operation::Fill,
                 "flatten" => Operation::Flatten,
+                "smooth" => Operation::Smooth(Surface::FLAT),
                 _ => continue,
             };
             let Some(aim) = self.aim else { continue };
@@ -463,8 +465,10 @@ const SCRIPT_WAIT_S: f64 = 60.0;
 const SCRIPT_DT: f64 = 1.0 / 30.0;
 
 /// Keys an input script may hold.
-const KEYS: [&str; 15] =
-    ["w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smaller", "larger", "shape"];
+const KEYS: [&str; 16] = [
+    "w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smooth", "smaller", "larger",
+    "shape",
+];
 
 fn key_str(k: &str) -> Option<&'static str> {
     KEYS.into_iter().find(|&n| n == k)

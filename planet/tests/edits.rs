@@ -581,3 +581,37 @@ fn a_smooth_levels_bumps_and_keeps_the_grounds_shape() {
         }
     }
 }
+
+#[test]
+fn the_ground_is_found_where_the_voxels_and_edits_put_it() {
+    // Over random dry directions on two planets: `ground_radius` is the
+    // top crossing of the voxels (off the 2D surface by the 3D noise), and
+    // a 3 m dig centred on it lowers it by the dig's radius.
+    let system = PlannedSystem::default_system();
+    let (mut cases, mut off_2d) = (0, 0.0f32);
+    for planet in [1usize, 2] {
+        let t = Terrain::new(&system.planets[planet]);
+        let mut s = HashStream::new(0x640 + planet as u64);
+        while cases < 20 * planet {
+            let d = direction(&mut s);
+            let surface = t.surface_at(d).surface_m;
+            if t.recipe.sea.enabled && surface < t.recipe.sea.level_m + 2.0 {
+                continue;
+            }
+            let Some(r) = planet::edit::ground_radius(&t, &EditLog::new(), d) else { continue };
+            cases += 1;
+            off_2d = off_2d.max((r - t.recipe.radius_m - surface).abs());
+            // The column under `d` of the region's own crossings agrees.
+            let heights = ground_heights(&t, d, d * r, 0.75, &[]);
+            assert!(!heights.is_empty(), "no column within 0.75 m of {d}");
+            assert!(heights.iter().any(|(_, h)| h.abs() < 0.05), "{d}: ground at {r}, the columns at {heights:?}");
+            let dig =
+                Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 3.0 }, centre: (d * r).to_array(), material: 0 };
+            let mut log = EditLog::new();
+            log.push(&t, dig).unwrap();
+            let dug = planet::edit::ground_radius(&t, &log, d).expect("ground under the dig");
+            assert!((2.6..=3.3).contains(&(r - dug)), "{d}: a 3 m dig lowered the ground by {} m", r - dug);
+        }
+    }
+    eprintln!("{cases} directions; the 2D surface is up to {off_2d:.2} m off the voxels' ground");
+}

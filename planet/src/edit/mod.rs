@@ -12,6 +12,7 @@
 
 mod apply;
 mod brush;
+mod ground;
 mod log;
 pub mod save;
 mod smooth;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use apply::{apply_edits, buries};
 pub use brush::Brush;
+pub use ground::ground_radius;
 pub use log::{EditLog, RegionEdits, WindowBox, stamp, window_box};
 pub use smooth::{Surface, fit_surface};
 

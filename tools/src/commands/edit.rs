@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use planet::edit::save::Save;
-use planet::edit::{Brush, Edit, EditLog, Operation};
+use planet::edit::{Brush, Edit, EditLog, Operation, ground_radius};
 use planet::terrain::lat_lon_direction;
 
 use crate::failure::Failure;
@@ -39,13 +39,18 @@ pub struct Args {
     /// The box's turn about the local up, degrees (-360..=360).
     #[arg(long, value_name = "DEG", default_value_t = 0.0)]
     yaw: f32,
-    /// How far below the surface the brush's centre is, metres (negative: above), -64..=64.
+    /// How far below the ground (as the saved edits left it) the brush's centre is, metres (negative: above), -64..=64.
     #[arg(long, value_name = "M", default_value_t = 0.0)]
     depth: f32,
     /// The material a fill adds or a paint lays: a palette name or index (default: the planet's rock).
     #[arg(long, value_name = "NAME|N")]
     material: Option<String>,
 }
+
+/// How near the spot a saved edit must be to change the ground there or
+/// the regions the new edit touches, metres: two brushes' reach (64 m
+/// boxes reach 111 m) and a LOD-0 region's span, with room to spare.
+const NEAR_M: f32 = 400.0;
 
 /// Adds the edit and writes the save.
 pub fn run(args: &Args) -> Result<(), Failure> {
@@ -86,10 +91,6 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             }
         },
     };
-    let d = lat_lon_direction(lat, lon);
-    let surface = terrain.recipe.radius_m + terrain.surface_at(d).surface_m;
-    let centre: Vec3 = d * (surface - args.depth);
-    let edit = Edit { op, brush, centre: centre.to_array(), material };
 
     let planets = system.planets.len();
     let mut save = if args.save.exists() {
@@ -107,14 +108,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     {
         return Err(Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())));
     }
-    // A smooth fits its surface to the ground the saved edits left, so it
-    // needs them indexed; any other edit needs only itself.
-    let mut log = match op {
-        Operation::Smooth(_) => EditLog::with_edits(&terrain, &save.planets[index])
-            .map_err(|(i, e)| Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())))?,
-        _ => EditLog::new(),
-    };
-    let edit = log.fit(&terrain, edit);
+    // The edit aims at the ground as the saved edits left it, and a smooth
+    // fits its surface to that ground: the saved edits that can reach the
+    // regions there are indexed (not all of them: a save may hold millions).
+    let d = lat_lon_direction(lat, lon);
+    let spot = d * (terrain.recipe.radius_m + terrain.surface_at(d).surface_m);
+    let near: Vec<Edit> =
+        save.planets[index].iter().copied().filter(|e| Vec3::from_array(e.centre).distance(spot) < NEAR_M).collect();
+    let mut log = EditLog::with_edits(&terrain, &near).map_err(|(_, e)| Failure::Invalid(format!("a saved edit: {e}")))?;
+    let ground = ground_radius(&terrain, &log, d).unwrap_or(spot.length());
+    let centre: Vec3 = d * (ground - args.depth);
+    let edit = log.fit(&terrain, Edit { op, brush, centre: centre.to_array(), material });
     let touched = log.push(&terrain, edit).map_err(|e| Failure::Invalid(format!("the edit: {e}")))?;
     save.planets[index].push(edit);
     engine::savefile::write_save(&args.save, &save).map_err(|e| Failure::Failed(e.to_string()))?;
@@ -124,7 +128,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Brush::Box { half_m: [x, y, z], yaw_deg } => format!("box of {x} x {y} x {z} m (half), turned {yaw_deg} deg"),
     };
     outln!(
-        "{} with a {shape} at {lat},{lon}, {} m below the surface: touches {} regions at LODs 0..={lods}",
+        "{} with a {shape} at {lat},{lon}, {} m below the ground: touches {} regions at LODs 0..={lods}",
         op.name(),
         args.depth,
         touched.len()

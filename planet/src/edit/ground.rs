@@ -1,0 +1,53 @@
+//! Where the ground is along a direction: the top crossing from solid into
+//! air of the LOD-0 voxels there, with a log's edits applied. The 2D
+//! surface (`Terrain::surface_at`) is off by the 3D noise's metres and
+//! knows nothing of edits; what a scripted edit aims at must be the ground
+//! a player sees.
+
+use glam::Vec3;
+
+use super::{EditLog, apply_edits};
+use crate::geometry::{MARGIN, REGION_CELLS, RegionKey};
+use crate::terrain::Terrain;
+
+/// The ground's distance from the planet's centre along direction `d`,
+/// metres, at the LOD-0 column nearest `d` (within half a cell of it), as
+/// `log`'s edits leave it; `None` where that column holds no ground within
+/// a region of the 2D surface.
+#[must_use]
+pub fn ground_radius(terrain: &Terrain, log: &EditLog, d: Vec3) -> Option<f32> {
+    let d = d.normalize_or(Vec3::Y);
+    let start = terrain.surface_key(d, 0);
+    let highest = (start.z + 1).min(terrain.grid.regions_up(0) - 1);
+    let owned = MARGIN as usize..(MARGIN + REGION_CELLS) as usize;
+    let columns = terrain.columns(start);
+    let (mut a, mut b) = (owned.start, owned.start);
+    for y in owned.clone() {
+        for x in owned.clone() {
+            // By distance, not by dot product: neighbouring columns' dot
+            // products with `d` differ by less than f32 resolves near 1.
+            if columns.at(x, y).direction.distance_squared(d) < columns.at(a, b).direction.distance_squared(d) {
+                (a, b) = (x, y);
+            }
+        }
+    }
+    let col = columns.at(a, b);
+    let floor = terrain.recipe.radius_m + col.elevation_m - terrain.grid.shell_below_m;
+    let layer_m = terrain.grid.layer_m(0);
+    // From the highest region down: the first crossing found is the top one.
+    for z in (start.z.saturating_sub(1)..=highest).rev() {
+        let key = RegionKey { z, ..start };
+        let columns = terrain.columns(key);
+        let mut grid = terrain.voxels(&columns);
+        apply_edits(terrain, &mut grid, &columns, &log.region(key).edits);
+        let first = (z as i32 * REGION_CELLS - MARGIN) as f32;
+        for c in (owned.start + 1..=owned.end).rev() {
+            let (below, above) = (grid.at(a, b, c - 1), grid.at(a, b, c));
+            if below.is_solid() && !above.is_solid() {
+                let (lo, hi) = (below.density_m(), above.density_m());
+                return Some(floor + (first + (c - 1) as f32 + lo / (lo - hi)) * layer_m);
+            }
+        }
+    }
+    None
+}

@@ -11,7 +11,7 @@ use glam::DVec3;
 use jobs::CancelToken;
 use planet::PlannedSystem;
 use planet::edit::save::Save;
-use planet::edit::{Brush, Edit, Operation};
+use planet::edit::{Brush, Edit, Operation, Surface};
 
 fn world() -> World {
     World::new(Arc::new(PlannedSystem::default_system()), WorldSettings { threads: 2, ..WorldSettings::default() })
@@ -106,13 +106,22 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
         },
         Edit { op: Operation::Flatten, brush: Brush::Sphere { radius_m: 10.0 }, centre: at(-14.0), material: 0 },
         Edit { op: Operation::Paint, brush: Brush::Sphere { radius_m: 5.0 }, centre: at(20.0), material: 1 },
+        // Over the dig's rim: its surface is fitted when it is made, and saved.
+        Edit {
+            op: Operation::Smooth(Surface::FLAT),
+            brush: Brush::Sphere { radius_m: 8.0 },
+            centre: at(4.0),
+            material: 0,
+        },
     ];
     world.update(&camera);
     for e in edits {
         world.edit(1, e).unwrap();
     }
     let saved = Save::decode(&world.save().encode()).unwrap();
-    assert_eq!(saved.planets[1], edits);
+    assert_eq!(saved.planets[1][..4], edits[..4]);
+    let Operation::Smooth(fitted) = saved.planets[1][4].op else { panic!("the smooth is saved as one") };
+    assert_ne!(fitted, Surface::FLAT, "the smooth was saved unfitted");
 
     let mut loaded = self::world();
     loaded.load(&saved).unwrap();

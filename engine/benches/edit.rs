@@ -2,6 +2,7 @@
 //! planet's forest to the frame whose shown regions hold it (every region it
 //! touches that is shown or wanted, at every LOD, rebuilt on two job threads
 //! and switched in together), on a settled world. The target is 100 ms.
+//! The same for a 4 m smooth, its surface fitted when it is made.
 //!
 //! `cargo bench -p engine --bench edit`; each iteration digs at the next of
 //! twelve spots on a 6 m ring around the feet into a world whose edits were
@@ -16,7 +17,7 @@ use criterion::Criterion;
 use engine::{Camera, ViewSpec, World, WorldSettings};
 use planet::PlannedSystem;
 use planet::edit::save::Save;
-use planet::edit::{Brush, Edit, Operation};
+use planet::edit::{Brush, Edit, Operation, Surface};
 
 const VIEW: &str = "planet=1,lat=-22.3233,lon=-16.7839,alt=1.7,heading=30,pitch=-10";
 
@@ -61,9 +62,14 @@ fn bench(c: &mut Criterion) {
     let clean = Save::new(world.system.signature(), world.planets.len());
     let mut crowded = clean.clone();
     crowded.planets[1] = (0..100).map(|i| spots[i % spots.len()]).collect();
-    for (name, start_from) in
-        [("dig_4m_at_the_feet_to_shown", clean), ("dig_4m_at_the_feet_to_shown_after_100_digs", crowded)]
-    {
+    // And a smooth, whose surface is fitted to the LOD-0 ground when it is
+    // made (on the caller's thread, inside the timed span).
+    let smooth = Operation::Smooth(Surface::FLAT);
+    for (name, start_from, op) in [
+        ("dig_4m_at_the_feet_to_shown", clean.clone(), Operation::Dig),
+        ("dig_4m_at_the_feet_to_shown_after_100_digs", crowded, Operation::Dig),
+        ("smooth_4m_at_the_feet_to_shown", clean, smooth),
+    ] {
         world.load(&start_from).unwrap();
         settle(&mut world, &camera);
         c.bench_function(name, |b| {
@@ -72,7 +78,7 @@ fn bench(c: &mut Criterion) {
                 for _ in 0..iters {
                     // Never the same edit twice: a repeat would find its builds in the cache.
                     let radius_m = 4.0 + (next / spots.len()) as f32 * 1e-4;
-                    let dig = Edit { brush: Brush::Sphere { radius_m }, ..spots[next % spots.len()] };
+                    let dig = Edit { op, brush: Brush::Sphere { radius_m }, ..spots[next % spots.len()] };
                     next += 1;
                     let start = Instant::now();
                     touched = world.edit(1, dig).unwrap();

@@ -516,7 +516,7 @@ fn bumpiness(heights: &[(Vec3, f32)], centre: Vec3, inner: f32, span: f32) -> f3
         sum += (h - mean) * (h - mean);
         n += 1;
     }
-    (sum / n as f32).sqrt()
+    libm::sqrtf(sum / n as f32)
 }
 
 #[test]
@@ -548,7 +548,8 @@ fn a_smooth_levels_bumps_and_keeps_the_grounds_shape() {
                     + Vec3::new(s.range_f32(-5.0, 5.0), s.range_f32(-0.5, 0.5), s.range_f32(-5.0, 5.0)).reject_from(d);
                 let op = if s.index(2) == 0 { Operation::Dig } else { Operation::Fill };
                 let r = s.range_f32(0.8, 1.6);
-                log.push(&t, Edit { op, brush: Brush::Sphere { radius_m: r }, centre: p.to_array(), material: 0 }).unwrap();
+                log.push(&t, Edit { op, brush: Brush::Sphere { radius_m: r }, centre: p.to_array(), material: 0 })
+                    .unwrap();
             }
             let smooth = Edit {
                 op: Operation::Smooth(Surface::FLAT),
@@ -605,8 +606,12 @@ fn the_ground_is_found_where_the_voxels_and_edits_put_it() {
             let heights = ground_heights(&t, d, d * r, 0.75, &[]);
             assert!(!heights.is_empty(), "no column within 0.75 m of {d}");
             assert!(heights.iter().any(|(_, h)| h.abs() < 0.05), "{d}: ground at {r}, the columns at {heights:?}");
-            let dig =
-                Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 3.0 }, centre: (d * r).to_array(), material: 0 };
+            let dig = Edit {
+                op: Operation::Dig,
+                brush: Brush::Sphere { radius_m: 3.0 },
+                centre: (d * r).to_array(),
+                material: 0,
+            };
             let mut log = EditLog::new();
             log.push(&t, dig).unwrap();
             let dug = planet::edit::ground_radius(&t, &log, d).expect("ground under the dig");

@@ -270,7 +270,8 @@ fn decode_edits(payload: &[u8]) -> Result<(u32, Vec<Edit>), String> {
     let mut rest = &payload[8..];
     for i in 0..count {
         let (edit, len) = Edit::from_bytes(rest).ok_or_else(|| {
-            let needs = if rest.first() == Some(&Operation::Smooth(Surface::FLAT).code()) { SMOOTH_BYTES } else { EDIT_BYTES };
+            let needs =
+                if rest.first() == Some(&Operation::Smooth(Surface::FLAT).code()) { SMOOTH_BYTES } else { EDIT_BYTES };
             if rest.len() < needs {
                 format!("edit {i}: cut short ({} bytes left of the {needs} it takes)", rest.len())
             } else {

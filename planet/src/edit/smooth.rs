@@ -19,9 +19,10 @@ use super::{Edit, EditError, apply_edits};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey};
 use crate::terrain::Terrain;
 
-/// A height field over a brush's tangent plane: `h(x, z) = c0 + c1 x + c2 z
-/// + c3 x² + c4 x z + c5 z²`, metres above the plane through the brush's
-/// centre, with x and z in metres along the brush's side and forward axes.
+/// A height field over a brush's tangent plane, metres above the plane
+/// through the brush's centre: `h(x, z) = c0 + c1 x + c2 z + c3 x² +
+/// c4 x z + c5 z²`, with x and z in metres along the brush's side and
+/// forward axes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Surface(pub [f32; 6]);
 
@@ -99,8 +100,10 @@ fn ground_points(terrain: &Terrain, regions: &[(RegionKey, Vec<Edit>)], edit: &E
     let [side, up, forward] = brush.axes;
     let reach = edit.brush.reach_m();
     let owned = MARGIN as usize..(MARGIN + REGION_CELLS) as usize;
-    // Per column, its nearest crossing so far: (|height|, x, z, height).
-    let mut nearest: BTreeMap<(u8, u32, u32, usize, usize), (f32, f32, f32, f32)> = BTreeMap::new();
+    // Per column (its region's face, x and y, and its place in the
+    // window), its nearest crossing so far: (|height|, x, z, height).
+    type Column = (u8, u32, u32, usize, usize);
+    let mut nearest: BTreeMap<Column, (f32, f32, f32, f32)> = BTreeMap::new();
     for (key, edits) in regions {
         let columns = terrain.columns(*key);
         let mut grid = terrain.voxels(&columns);

@@ -115,7 +115,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let spot = d * (terrain.recipe.radius_m + terrain.surface_at(d).surface_m);
     let near: Vec<Edit> =
         save.planets[index].iter().copied().filter(|e| Vec3::from_array(e.centre).distance(spot) < NEAR_M).collect();
-    let mut log = EditLog::with_edits(&terrain, &near).map_err(|(_, e)| Failure::Invalid(format!("a saved edit: {e}")))?;
+    let mut log =
+        EditLog::with_edits(&terrain, &near).map_err(|(_, e)| Failure::Invalid(format!("a saved edit: {e}")))?;
     let ground = ground_radius(&terrain, &log, d).unwrap_or(spot.length());
     let centre: Vec3 = d * (ground - args.depth);
     let edit = log.fit(&terrain, Edit { op, brush, centre: centre.to_array(), material });

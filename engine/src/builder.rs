@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use jobs::CancelToken;
 use parking_lot::Mutex;
-use planet::edit::Edit;
+use planet::edit::RegionEdits;
 use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
 use planet::pipeline::{MAX_STAGES, Pipeline, RegionInput, Stage, StageTimes, stages};
@@ -55,13 +55,14 @@ impl BuiltRegion {
 
 /// Something that builds regions from keys: the real stages, or a test double.
 pub trait RegionBuilder: Send + Sync + 'static {
-    /// Builds `key` with `edits` (the region's, in log order: `EditLog::region`),
-    /// or returns `None` once `cancel` is set (checked between stages).
-    fn build_with(&self, key: RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion>;
+    /// Builds `key` with `edits` (the region's edits and bakes, in log
+    /// order, and their stamp: `EditLog::region`), or returns `None` once
+    /// `cancel` is set (checked between stages).
+    fn build_with(&self, key: RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion>;
 
     /// Builds `key` as generated, with no edits.
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
-        self.build_with(key, &[], cancel)
+        self.build_with(key, &RegionEdits::default(), cancel)
     }
 }
 
@@ -123,12 +124,13 @@ impl PlanetBuilder {
 }
 
 impl RegionBuilder for PlanetBuilder {
-    fn build_with(&self, key: RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(&self, key: RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
         let input = RegionInput {
             workspace: Some(&workspace),
             scatter: self.scatter,
-            edits,
+            edits: &edits.edits,
+            bakes: &edits.bakes,
             ..RegionInput::of_terrain(&self.terrain, key)
         };
         let mut times = StageTimes::default();
@@ -143,7 +145,7 @@ impl RegionBuilder for PlanetBuilder {
         Some(BuiltRegion {
             key,
             voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
-            stamp: planet::edit::stamp(edits),
+            stamp: edits.stamp,
             mesh: chain.take_value(&stages::SPHERE_MESH)?,
             collider: Some(chain.take_value(&stages::COLLIDER)?),
             navmesh: Some(chain.take_value(&stages::NAVMESH)?),

@@ -363,10 +363,11 @@ impl<B: RegionBuilder> Streamer<B> {
                 } else {
                     let builder = Arc::clone(&self.builder);
                     let edits = self.edits.region(key);
-                    self.jobs.submit(self.built_as(key, edits.stamp), "region", priority, move |cancel| {
-                        builder.build_with(key, &edits.edits, cancel).map(Arc::new)
+                    let stamp = edits.stamp;
+                    self.jobs.submit(self.built_as(key, stamp), "region", priority, move |cancel| {
+                        builder.build_with(key, &edits, cancel).map(Arc::new)
                     });
-                    self.requested.insert(key, edits.stamp);
+                    self.requested.insert(key, stamp);
                     report.submitted += 1;
                 }
             }

@@ -15,7 +15,7 @@ use jobs::CancelToken;
 use parking_lot::Mutex;
 use planet::PlannedSystem;
 use planet::edit::save::{Save, SaveError};
-use planet::edit::{Edit, EditError, EditLog};
+use planet::edit::{Edit, EditError, EditLog, RegionEdits};
 use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
 use planet::terrain::Terrain;
 
@@ -87,7 +87,7 @@ pub struct WorldBuilder {
 }
 
 impl RegionBuilder for WorldBuilder {
-    fn build_with(&self, key: planet::RegionKey, edits: &[Edit], cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(&self, key: planet::RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
         if !self.delay.is_zero() {
             std::thread::sleep(self.delay);
         }
@@ -214,8 +214,10 @@ impl World {
     #[must_use]
     pub fn save(&self) -> Save {
         let mut save = Save::new(self.system.signature(), self.planets.len());
-        for (i, edits) in save.planets.iter_mut().enumerate() {
-            *edits = self.edits(i as u32).edits().to_vec();
+        for (i, (edits, bakes)) in save.planets.iter_mut().zip(&mut save.bakes).enumerate() {
+            let log = self.edits(i as u32);
+            *edits = log.edits().to_vec();
+            *bakes = log.bakes();
         }
         save
     }
@@ -225,8 +227,8 @@ impl World {
     pub fn load(&mut self, save: &Save) -> Result<(), LoadError> {
         save.check_world(self.system.signature(), self.planets.len())?;
         let mut logs = Vec::with_capacity(self.planets.len());
-        for (i, (planet, edits)) in self.planets.iter().zip(&save.planets).enumerate() {
-            let log = EditLog::with_edits(&planet.terrain, edits).map_err(|(at, error)| LoadError::Edit {
+        for (i, ((planet, edits), bakes)) in self.planets.iter().zip(&save.planets).zip(&save.bakes).enumerate() {
+            let log = EditLog::with_bakes(&planet.terrain, edits, bakes).map_err(|(at, error)| LoadError::Edit {
                 planet: i as u32,
                 index: at,
                 error,

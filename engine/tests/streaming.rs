@@ -29,7 +29,7 @@ struct FakeBuilder {
 }
 
 impl RegionBuilder for FakeBuilder {
-    fn build_with(&self, key: RegionKey, _: &[planet::edit::Edit], cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(&self, key: RegionKey, _: &planet::edit::RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
         if cancel.is_cancelled() {
             return None;
         }

@@ -67,7 +67,7 @@ fn random_edit(t: &Terrain, s: &mut HashStream, max_m: f32) -> Edit {
 fn edited(t: &Terrain, key: RegionKey, edits: &[Edit]) -> VoxelGrid {
     let columns = t.columns(key);
     let mut grid = t.voxels(&columns);
-    apply_edits(t, &mut grid, &columns, edits);
+    apply_edits(t, &mut grid, &columns, edits, &[]);
     grid
 }
 
@@ -412,6 +412,7 @@ fn compaction_drops_only_edits_that_change_nothing() {
     let ground = d * (t.recipe.radius_m + t.surface_at(d).surface_m);
     let mut s = HashStream::new(0xc0);
     let (mut all, mut log, mut dropped) = (Vec::new(), EditLog::new(), 0);
+    log.set_bake_at(usize::MAX); // compaction alone: baking is tested below
     for _ in 0..60 {
         let edit = match (all.len(), s.index(3)) {
             (1.., 0) => all[s.index(all.len())],
@@ -482,7 +483,7 @@ fn ground_heights(t: &Terrain, d: Vec3, centre: Vec3, radius: f32, edits: &[Edit
     let key = t.surface_key(d, 0);
     let (columns, layer_m) = (t.columns(key), t.grid.layer_m(0));
     let mut grid = t.voxels(&columns);
-    apply_edits(t, &mut grid, &columns, edits);
+    apply_edits(t, &mut grid, &columns, edits, &[]);
     let up = centre.normalize();
     let mut out = Vec::new();
     for b in 0..36 {
@@ -619,4 +620,144 @@ fn the_ground_is_found_where_the_voxels_and_edits_put_it() {
         }
     }
     eprintln!("{cases} directions; the 2D surface is up to {off_2d:.2} m off the voxels' ground");
+}
+
+/// Random small digs, fills and paints within `spread` m of the ground at `d`.
+fn crowd(t: &Terrain, s: &mut HashStream, d: Vec3, spread: f32, count: usize) -> Vec<Edit> {
+    let ground = d * planet::edit::ground_radius(t, &EditLog::new(), d).expect("ground");
+    (0..count)
+        .map(|_| {
+            let p = ground
+                + Vec3::new(s.range_f32(-spread, spread), s.range_f32(-1.5, 1.0), s.range_f32(-spread, spread));
+            let op = [Operation::Dig, Operation::Dig, Operation::Fill, Operation::Paint][s.index(4)];
+            let brush = Brush::Sphere { radius_m: s.range_f32(0.6, 1.8) };
+            Edit { op, brush, centre: p.to_array(), material: s.index(3) as u8 }
+        })
+        .collect()
+}
+
+#[test]
+fn crowded_regions_bake_into_overrides_that_build_the_same() {
+    // Hundreds of small edits about spots on two planets (one on a face
+    // edge): the log bakes the crowded LOD-0 regions and drops the edits
+    // they hold, and every LOD-0 region about them builds to the same
+    // voxels as every edit applied in order; coarser LODs keep the scar.
+    let system = PlannedSystem::default_system();
+    let (mut compared, mut coarse_changed, mut coarse_agree) = (0usize, 0usize, 0usize);
+    for (planet, d) in [(1usize, lat_lon_direction(-22.3233, -16.7839)), (2, planet::geometry::direction(Face::PosX, 0.9995, 0.3))]
+    {
+        let t = Terrain::new(&system.planets[planet]);
+        let mut s = HashStream::new(0xba6e + planet as u64);
+        let all = crowd(&t, &mut s, d, 6.0, 260);
+        let mut log = EditLog::new();
+        for e in &all {
+            log.push(&t, *e).unwrap();
+        }
+        eprintln!(
+            "planet {planet}: 260 edits, {} kept, {} regions baked, {} KiB",
+            log.len(),
+            log.baked_regions(),
+            log.bytes() / 1024
+        );
+        assert!(log.baked_regions() >= 1, "no region was baked");
+        assert!(log.len() < 200, "{} of 260 edits kept", log.len());
+        let centre = d * planet::edit::ground_radius(&t, &EditLog::new(), d).unwrap();
+        for key in around(&t, centre, 0) {
+            let region = log.region(key);
+            let columns = t.columns(key);
+            let mut baked = t.voxels(&columns);
+            apply_edits(&t, &mut baked, &columns, &region.edits, &region.bakes);
+            let full = edited(&t, key, &all);
+            let differ: Vec<(usize, Voxel, Voxel)> = (0..baked.voxels.len())
+                .filter(|&i| baked.voxels[i] != full.voxels[i])
+                .map(|i| (i, baked.voxels[i], full.voxels[i]))
+                .collect();
+            assert!(
+                differ.is_empty(),
+                "{key}: the baked log builds {} other voxels at LOD 0; the first (index (b*36+a)*36+c, baked, all edits): {:?}",
+                differ.len(),
+                &differ[..differ.len().min(4)]
+            );
+            compared += usize::from(!region.bakes.is_empty());
+        }
+        for lod in [1u8, 2] {
+            for key in around(&t, centre, lod) {
+                let region = log.region(key);
+                let columns = t.columns(key);
+                let mut baked = t.voxels(&columns);
+                apply_edits(&t, &mut baked, &columns, &region.edits, &region.bakes);
+                let (full, plain) = (edited(&t, key, &all), edited(&t, key, &[]));
+                for ((b, f), p) in baked.voxels.iter().zip(&full.voxels).zip(&plain.voxels) {
+                    if f.is_solid() != p.is_solid() {
+                        coarse_changed += 1;
+                        coarse_agree += usize::from(b.is_solid() == f.is_solid());
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{compared} baked LOD-0 regions alike; at LODs 1-2 {coarse_agree} of {coarse_changed} changed samples agree");
+    assert!(compared >= 2, "only {compared} regions with bakes compared");
+    assert!(coarse_changed > 50, "the edits changed only {coarse_changed} coarse samples");
+    assert!(coarse_agree * 10 >= coarse_changed * 8, "{coarse_agree} of {coarse_changed} coarse samples agree");
+}
+
+#[test]
+fn a_logs_memory_is_bounded_by_what_was_changed() {
+    // 1,200 digs and fills at one spot: the log stops growing once the
+    // regions there are baked.
+    let t = terrain(1);
+    let d = lat_lon_direction(-22.3233, -16.7839);
+    let mut s = HashStream::new(0x3e3);
+    let all = crowd(&t, &mut s, d, 5.0, 1200);
+    let mut log = EditLog::new();
+    let mut sizes = Vec::new();
+    for (i, e) in all.iter().enumerate() {
+        log.push(&t, *e).unwrap();
+        if (i + 1) % 300 == 0 {
+            sizes.push((log.len(), log.bytes()));
+        }
+    }
+    eprintln!("edits kept and bytes after each 300: {sizes:?}");
+    let (last_edits, last_bytes) = sizes[3];
+    assert!(last_edits < 3 * planet::edit::BAKE_AT, "{last_edits} edits kept of 1,200");
+    assert!(last_bytes < 2 * sizes[0].1 + 64 * 1024, "the log grew from {} to {last_bytes} bytes", sizes[0].1);
+    assert!(last_bytes < 1024 * 1024, "{last_bytes} bytes for one spot");
+    // And the baked log saves and loads to itself.
+    let mut save = Save::new(Signature(7), 5);
+    save.planets[1] = log.edits().to_vec();
+    save.bakes[1] = log.bakes();
+    let back = Save::decode(&save.encode()).unwrap();
+    assert_eq!(back, save);
+    let loaded = EditLog::with_bakes(&t, &back.planets[1], &back.bakes[1]).unwrap();
+    assert_eq!(loaded, log, "the loaded log differs");
+}
+
+#[test]
+fn objects_stay_gone_when_the_edits_that_took_them_are_baked_away() {
+    let t = terrain(1);
+    let d = lat_lon_direction(-22.3233, -16.7839);
+    let key = t.surface_key(d, 0);
+    let run = |region: &planet::edit::RegionEdits| -> Scatter {
+        let input = RegionInput { edits: &region.edits, bakes: &region.bakes, ..RegionInput::of_terrain(&t, key) };
+        let mut chain = Pipeline::standard().run_region(&input, &|| false, |_, _| {}).unwrap().unwrap();
+        chain.take_value(&stages::SCATTER).unwrap()
+    };
+    let before = run(&planet::edit::RegionEdits::default());
+    let tree = before.objects.iter().find(|o| o.kind == planet::recipe::ScatterKind::Tree).expect("a tree");
+    let base = (before.origin + tree.position.as_dvec3()).as_vec3();
+    let mut log = EditLog::new();
+    let dig = Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 2.0 }, centre: base.to_array(), material: 0 };
+    log.push(&t, dig).unwrap();
+    // Then paint about it until the region is baked and the dig dropped.
+    let mut s = HashStream::new(0x7ee);
+    while log.baked_regions() == 0 || log.edits().contains(&dig) {
+        let p = base + Vec3::new(s.range_f32(-3.0, 3.0), s.range_f32(-1.0, 1.0), s.range_f32(-3.0, 3.0));
+        let paint = Edit { op: Operation::Paint, brush: Brush::Sphere { radius_m: 1.0 }, centre: p.to_array(), material: 1 };
+        log.push(&t, paint).unwrap();
+        assert!(log.len() < 2000, "the dig was never baked away");
+    }
+    let after = run(&log.region(key));
+    assert!(after.objects.iter().all(|o| o.id != tree.id), "the tree came back once its dig was baked away");
+    assert!(after.objects.len() + 4 >= before.objects.len(), "{} of {} objects left", after.objects.len(), before.objects.len());
 }

@@ -7,14 +7,16 @@
 
 use glam::Vec3;
 
+use super::bake::{BakeAt, ColumnOwner, apply_bake};
 use super::brush::Placed;
 use super::{Edit, Operation, Surface};
 use crate::geometry::{MARGIN, REGION_CELLS, WINDOW};
 use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid, quantize};
 
-/// Applies `edits` (the region's, in log order) to `grid`, whose columns are `columns`.
-pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnField, edits: &[Edit]) {
-    if edits.is_empty() {
+/// Applies `edits` (the region's, in log order) and `bakes` (each in its
+/// place among them, `bake.rs`) to `grid`, whose columns are `columns`.
+pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnField, edits: &[Edit], bakes: &[BakeAt]) {
+    if edits.is_empty() && bakes.is_empty() {
         return;
     }
     let key = grid.key;
@@ -29,6 +31,8 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             (e, brush, reach, brush.centre - Vec3::splat(reach), brush.centre + Vec3::splat(reach))
         })
         .collect();
+    // A bake overwrites what the edits before it made with what was generated or baked.
+    let generated = if bakes.is_empty() { Vec::new() } else { grid.voxels.clone() };
     let side = WINDOW;
     for b in 0..side {
         for a in 0..side {
@@ -37,14 +41,26 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             let at = |c: usize| col.direction * (floor_r + (first_layer + c as i32) as f32 * layer_m);
             let (bottom, top) = (at(0), at(side - 1));
             let (clo, chi) = (bottom.min(top), bottom.max(top));
-            for &(edit, ref brush, reach, lo, hi) in &placed {
+            let start = (b * side + a) * side;
+            let owner = if bakes.is_empty() { None } else { ColumnOwner::of(terrain, grid, columns, a, b) };
+            let mut next_bake = 0;
+            for i in 0..=placed.len() {
+                // The bakes placed before edit i (after the last, at the end).
+                while let Some(at_bake) = bakes.get(next_bake).filter(|k| k.before as usize <= i) {
+                    if let Some(owner) = &owner {
+                        let (out, was) = (&mut grid.voxels[start..][..side], &generated[start..][..side]);
+                        apply_bake(terrain, &at_bake.bake, key, owner, (first_layer, floor_r), was, out);
+                    }
+                    next_bake += 1;
+                }
+                let Some(&(edit, ref brush, reach, lo, hi)) = placed.get(i) else { break };
                 if clo.cmpgt(hi).any() || chi.cmplt(lo).any() {
                     continue;
                 }
                 // Only within the edit's reach at this LOD, as the log's
                 // index assumes: what a region outside it holds is never changed.
                 let reach2 = reach * reach;
-                let out = &mut grid.voxels[(b * side + a) * side..][..side];
+                let out = &mut grid.voxels[start..][..side];
                 for (c, v) in out.iter_mut().enumerate() {
                     let p = at(c);
                     if (p - brush.centre).length_squared() <= reach2 {
@@ -95,6 +111,13 @@ fn level(surface: &Surface, brush: &Placed, p: Vec3, d: f32, v: &mut Voxel) {
         let target = surface.height(offset.dot(brush.axes[0]), offset.dot(brush.axes[2])) - brush.height(p);
         v.density = quantize(d * (1.0 - w) + target * w);
     }
+}
+
+/// How near an object's base a dig's or a fill's brush must reach to
+/// remove or bury it, metres: half its size, at most 2 m.
+#[must_use]
+pub fn object_reach_m(size_m: f32) -> f32 {
+    0.5 * size_m.min(4.0)
 }
 
 /// Whether an object standing at planet-local `base`, `radius_m` across its

@@ -39,7 +39,8 @@ pub fn ground_radius(terrain: &Terrain, log: &EditLog, d: Vec3) -> Option<f32> {
         let key = RegionKey { z, ..start };
         let columns = terrain.columns(key);
         let mut grid = terrain.voxels(&columns);
-        apply_edits(terrain, &mut grid, &columns, &log.region(key).edits);
+        let edits = log.region(key);
+        apply_edits(terrain, &mut grid, &columns, &edits.edits, &edits.bakes);
         let first = (z as i32 * REGION_CELLS - MARGIN) as f32;
         for c in (owned.start + 1..=owned.end).rev() {
             let (below, above) = (grid.at(a, b, c - 1), grid.at(a, b, c));

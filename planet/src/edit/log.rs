@@ -12,38 +12,88 @@
 //! always give the same stamp, whatever order regions are built in.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use glam::Vec3;
 
+use super::bake::{BAKE_AT, Bake, BakeAt, bake_ball, bake_region};
 use super::{Brush, Edit, EditError, Operation, fit_surface};
 use crate::Face;
 use crate::geometry::{GridPoint, MARGIN, REGION_CELLS, RegionKey, face_coords};
 use crate::terrain::Terrain;
 
-/// Every edit of one planet, and which regions each touches.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Every edit of one planet, the bakes of the LOD-0 regions where many
+/// overlapped (`bake.rs`), and which regions each touches.
+#[derive(Clone, Debug)]
 pub struct EditLog {
     edits: Vec<Edit>,
-    /// Per region touched, its edits' positions in `edits`, ascending, and
-    /// their stamp (kept with the list: streaming asks for stamps every frame).
-    touched: BTreeMap<RegionKey, (Vec<u32>, u64)>,
+    /// Bakes by id (ids only grow): each placed before the edit of its
+    /// position (`edits.len()` when it was made, less the edits removed before it).
+    bakes: BTreeMap<u64, (u32, Arc<Bake>)>,
+    next_bake: u64,
+    /// Each baked LOD-0 region's bake.
+    baked: BTreeMap<RegionKey, u64>,
+    /// Per region touched, what touches it and its stamp.
+    touched: BTreeMap<RegionKey, Touch>,
+    /// Edits since its last bake at which a LOD-0 region is baked.
+    bake_at: usize,
 }
 
-/// The edits of one region, in log order, and their stamp (0: none).
+impl Default for EditLog {
+    fn default() -> Self {
+        Self {
+            edits: Vec::new(),
+            bakes: BTreeMap::new(),
+            next_bake: 0,
+            baked: BTreeMap::new(),
+            touched: BTreeMap::new(),
+            bake_at: BAKE_AT,
+        }
+    }
+}
+
+/// Two logs are alike when they hold the same edits and bakes in the same
+/// places and give every region the same edits and stamp (bake ids aside).
+impl PartialEq for EditLog {
+    fn eq(&self, other: &Self) -> bool {
+        self.edits == other.edits
+            && self.bakes() == other.bakes()
+            && self.touched.len() == other.touched.len()
+            && self
+                .touched
+                .iter()
+                .zip(&other.touched)
+                .all(|((k, a), (l, b))| k == l && a.edits == b.edits && a.stamp == b.stamp)
+    }
+}
+
+/// What touches one region: its edits' positions in the log, ascending, the
+/// ids of the bakes over it, and their stamp (kept with the lists:
+/// streaming asks for stamps every frame).
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Touch {
+    edits: Vec<u32>,
+    bakes: Vec<u64>,
+    stamp: u64,
+}
+
+/// The edits and bakes of one region, in log order, and their stamp (0: none).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RegionEdits {
     /// The edits touching the region.
     pub edits: Vec<Edit>,
+    /// The bakes over it, each in its place among the edits.
+    pub bakes: Vec<BakeAt>,
     /// Their stamp.
     pub stamp: u64,
 }
 
 impl RegionEdits {
-    /// The edits `edits` name, with their stamp.
+    /// The edits `edits` name, with their stamp (and no bakes).
     #[must_use]
     pub fn of(edits: Vec<Edit>) -> Self {
         let stamp = stamp(&edits);
-        Self { edits, stamp }
+        Self { edits, bakes: Vec::new(), stamp }
     }
 }
 
@@ -59,6 +109,11 @@ pub fn stamp(edits: &[Edit]) -> u64 {
 /// `stamp` of a list that had stamp `h`, with `e` added.
 fn chain(h: u64, e: &Edit) -> u64 {
     xxhash_rust::xxh3::xxh3_64_with_seed(&e.to_bytes(), h ^ 0x9e37_79b9_7f4a_7c15).max(1)
+}
+
+/// `stamp` of a list that had stamp `h`, with a bake of hash `bake` added.
+fn chain_bake(h: u64, bake: u64) -> u64 {
+    xxhash_rust::xxh3::xxh3_64_with_seed(&bake.to_le_bytes(), h ^ 0xbac0_bac0_bac0_bac0).max(1)
 }
 
 impl EditLog {
@@ -77,9 +132,38 @@ impl EditLog {
         Ok(log)
     }
 
+    /// The log a save holds: `edits` in order with `bakes` (each placed
+    /// before the edit of its position) as they were, nothing compacted or
+    /// baked again; or the first edit or bake `terrain`'s planet refuses.
+    pub fn with_bakes(terrain: &Terrain, edits: &[Edit], bakes: &[(u32, Bake)]) -> Result<Self, (usize, EditError)> {
+        let mut log = Self::new();
+        let mut next = bakes.iter().enumerate().peekable();
+        for i in 0..=edits.len() {
+            while let Some((b, (_, bake))) = next.next_if(|(_, (before, _))| *before as usize <= i) {
+                terrain.grid.check(bake.key).map_err(|e| {
+                    (b, EditError::Range { field: "bake.key", value: bake.key.to_string(), range: e.to_string() })
+                })?;
+                log.add_bake(terrain, Arc::new(bake.clone()));
+            }
+            let Some(edit) = edits.get(i) else { break };
+            edit.check(terrain.recipe.radius_m, terrain.recipe.materials.len()).map_err(|e| (i, e))?;
+            log.append(terrain, *edit);
+        }
+        if let Some((b, (before, _))) = next.next() {
+            return Err((b, EditError::Range {
+                field: "bake.before",
+                value: before.to_string(),
+                range: format!("0..={} (the planet's edits)", edits.len()),
+            }));
+        }
+        Ok(log)
+    }
+
     /// Adds `edit` (checked against the planet) and returns the regions it
     /// touches, at every LOD, sorted: those to build again. Earlier edits
-    /// it makes redundant leave the log (see [`EditLog::redundant`]).
+    /// it makes redundant leave the log (see [`EditLog::redundant`]); a
+    /// LOD-0 region it leaves holding [`BAKE_AT`] edits is baked, and the
+    /// regions that changes are among those returned.
     pub fn push(&mut self, terrain: &Terrain, edit: Edit) -> Result<Vec<RegionKey>, EditError> {
         edit.check(terrain.recipe.radius_m, terrain.recipe.materials.len())?;
         if self.edits.len() >= u32::MAX as usize {
@@ -90,17 +174,139 @@ impl EditLog {
             });
         }
         let regions = touched_by(terrain, &edit);
+        let mut changed: BTreeSet<RegionKey> = regions.iter().copied().collect();
         for gone in self.redundant(&edit, &regions).into_iter().rev() {
             self.remove(gone);
         }
+        self.append(terrain, edit);
+        let full: Vec<RegionKey> =
+            regions.iter().filter(|k| k.lod == 0 && self.since_bake(**k) >= self.bake_at).copied().collect();
+        for key in full {
+            changed.extend(self.bake(terrain, key));
+        }
+        Ok(changed.into_iter().collect())
+    }
+
+    /// Bakes a LOD-0 region once it holds `edits` edits made since its last
+    /// bake ([`BAKE_AT`] unless set; `usize::MAX`: never).
+    pub fn set_bake_at(&mut self, edits: usize) {
+        self.bake_at = edits.max(1);
+    }
+
+    /// How many of `key`'s edits came after its bake (all, if it has none).
+    fn since_bake(&self, key: RegionKey) -> usize {
+        let Some(touch) = self.touched.get(&key) else { return 0 };
+        let after = self.baked.get(&key).map_or(0, |id| self.bakes[id].0);
+        touch.edits.len() - touch.edits.partition_point(|&e| e < after)
+    }
+
+    /// Appends `edit` to the log and its regions' lists.
+    fn append(&mut self, terrain: &Terrain, edit: Edit) {
         let index = self.edits.len() as u32;
-        for key in &regions {
-            let (list, stamp) = self.touched.entry(*key).or_default();
-            list.push(index);
-            *stamp = chain(*stamp, &edit);
+        for key in touched_by(terrain, &edit) {
+            let touch = self.touched.entry(key).or_default();
+            touch.edits.push(index);
+            touch.stamp = chain(touch.stamp, &edit);
         }
         self.edits.push(edit);
-        Ok(regions)
+    }
+
+    /// Bakes LOD-0 region `key` as the log leaves it (`bake.rs`), in place
+    /// of its bake before, and drops the edits every LOD-0 region of which
+    /// is now baked after them. Returns the regions whose stamps changed.
+    pub fn bake(&mut self, terrain: &Terrain, key: RegionKey) -> BTreeSet<RegionKey> {
+        let region = self.region(key);
+        let held = self.touched.get(&key).map(|t| t.edits.clone()).unwrap_or_default();
+        let bake = Arc::new(bake_region(terrain, key, &region));
+        let mut changed = BTreeSet::new();
+        if let Some(old) = self.baked.get(&key).copied() {
+            changed.extend(self.remove_bake(old));
+        }
+        changed.extend(self.add_bake(terrain, bake));
+        // Every sample those edits changed is now a baked one's: each such
+        // edit whose LOD-0 regions are all baked after it goes.
+        for &i in held.iter().rev() {
+            let edit = self.edits[i as usize];
+            let regions = touched_by(terrain, &edit);
+            let baked_after = |k: &RegionKey| {
+                self.baked.get(k).is_some_and(|id| self.bakes.get(id).is_some_and(|(before, _)| *before > i))
+            };
+            if regions.iter().filter(|k| k.lod == 0).all(baked_after) {
+                changed.extend(regions);
+                self.remove(i as usize);
+            }
+        }
+        changed
+    }
+
+    /// Places `bake` at the log's end; returns the regions it is over.
+    fn add_bake(&mut self, terrain: &Terrain, bake: Arc<Bake>) -> Vec<RegionKey> {
+        let id = self.next_bake;
+        self.next_bake += 1;
+        let (centre, radius) = bake_ball(terrain, bake.key);
+        let regions = regions_meeting(terrain, centre, |_| radius);
+        for key in &regions {
+            let touch = self.touched.entry(*key).or_default();
+            touch.bakes.push(id);
+            touch.stamp = chain_bake(touch.stamp, bake.hash);
+        }
+        self.baked.insert(bake.key, id);
+        self.bakes.insert(id, (self.edits.len() as u32, bake));
+        regions
+    }
+
+    /// Takes bake `id` out; returns the regions it was over.
+    fn remove_bake(&mut self, id: u64) -> Vec<RegionKey> {
+        let Some((_, bake)) = self.bakes.remove(&id) else { return Vec::new() };
+        if self.baked.get(&bake.key) == Some(&id) {
+            self.baked.remove(&bake.key);
+        }
+        let keys: Vec<RegionKey> =
+            self.touched.iter().filter(|(_, t)| t.bakes.contains(&id)).map(|(k, _)| *k).collect();
+        for key in &keys {
+            if let Some(touch) = self.touched.get_mut(key) {
+                touch.bakes.retain(|&b| b != id);
+            }
+            self.restamp(*key);
+        }
+        keys
+    }
+
+    /// Hashes `key`'s stamp again from its lists (and forgets a region
+    /// nothing touches any more).
+    fn restamp(&mut self, key: RegionKey) {
+        let Some(touch) = self.touched.get(&key) else { return };
+        if touch.edits.is_empty() && touch.bakes.is_empty() {
+            self.touched.remove(&key);
+            return;
+        }
+        let stamp = self.sequence(touch).fold(0, |h, entry| match entry {
+            Entry::Edit(e) => chain(h, &self.edits[e as usize]),
+            Entry::Bake(b) => chain_bake(h, self.bakes[&b].1.hash),
+        });
+        self.touched.get_mut(&key).expect("held").stamp = stamp;
+    }
+
+    /// A region's edits and bakes merged in log order: a bake before the
+    /// edit of its position, bakes of one position by id.
+    fn sequence<'a>(&'a self, touch: &'a Touch) -> impl Iterator<Item = Entry> + 'a {
+        let mut bakes: Vec<(u32, u64)> = touch.bakes.iter().map(|&id| (self.bakes[&id].0, id)).collect();
+        bakes.sort_unstable();
+        let mut b = 0;
+        let mut e = 0;
+        std::iter::from_fn(move || {
+            let next_edit = touch.edits.get(e).copied();
+            match bakes.get(b) {
+                Some(&(before, id)) if next_edit.is_none_or(|i| before <= i) => {
+                    b += 1;
+                    Some(Entry::Bake(id))
+                }
+                _ => {
+                    e += 1;
+                    next_edit.map(Entry::Edit)
+                }
+            }
+        })
     }
 
     /// The earlier edits that `edit` (touching `regions`) makes redundant,
@@ -117,7 +323,7 @@ impl EditLog {
             .iter()
             .filter(|k| k.lod == 0)
             .filter_map(|k| self.touched.get(k))
-            .flat_map(|(list, _)| list.iter().copied())
+            .flat_map(|t| t.edits.iter().copied())
             .collect();
         let ball = |e: &Edit| (Vec3::from_array(e.centre), 2.0 * e.brush.reach_m());
         let mut out = Vec::new();
@@ -144,30 +350,37 @@ impl EditLog {
     #[must_use]
     pub fn fit(&self, terrain: &Terrain, edit: Edit) -> Edit {
         let Operation::Smooth(_) = edit.op else { return edit };
-        let regions: Vec<(RegionKey, Vec<Edit>)> =
-            touched_by(terrain, &edit).into_iter().filter(|k| k.lod == 0).map(|k| (k, self.region(k).edits)).collect();
+        let regions: Vec<(RegionKey, RegionEdits)> =
+            touched_by(terrain, &edit).into_iter().filter(|k| k.lod == 0).map(|k| (k, self.region(k))).collect();
         Edit { op: Operation::Smooth(fit_surface(terrain, &regions, &edit)), ..edit }
     }
 
-    /// Takes edit `i` out of the log: the index's positions after it shift
-    /// down, and the stamps of the regions it touched are hashed again.
+    /// Takes edit `i` out of the log: the index's positions after it and
+    /// the bakes' places after it shift down, and the stamps of the regions
+    /// it touched are hashed again.
     fn remove(&mut self, i: usize) {
         self.edits.remove(i);
         let i = i as u32;
-        let edits = &self.edits;
-        self.touched.retain(|_, (list, stamp)| {
-            let held = list.binary_search(&i).is_ok();
-            list.retain(|&e| e != i);
-            for e in list.iter_mut() {
+        for (before, _) in self.bakes.values_mut() {
+            if *before > i {
+                *before -= 1;
+            }
+        }
+        let mut held = Vec::new();
+        for (key, touch) in &mut self.touched {
+            if touch.edits.binary_search(&i).is_ok() {
+                held.push(*key);
+            }
+            touch.edits.retain(|&e| e != i);
+            for e in &mut touch.edits {
                 if *e > i {
                     *e -= 1;
                 }
             }
-            if held {
-                *stamp = list.iter().fold(0, |h, &e| chain(h, &edits[e as usize]));
-            }
-            !list.is_empty()
-        });
+        }
+        for key in held {
+            self.restamp(key);
+        }
     }
 
     /// Every edit, in order.
@@ -191,18 +404,39 @@ impl EditLog {
     /// The edits touching `key`, with their stamp.
     #[must_use]
     pub fn region(&self, key: RegionKey) -> RegionEdits {
-        match self.touched.get(&key) {
-            Some((list, stamp)) => {
-                RegionEdits { edits: list.iter().map(|&i| self.edits[i as usize]).collect(), stamp: *stamp }
+        let Some(touch) = self.touched.get(&key) else { return RegionEdits::default() };
+        let mut out = RegionEdits { stamp: touch.stamp, ..RegionEdits::default() };
+        for entry in self.sequence(touch) {
+            match entry {
+                Entry::Edit(e) => out.edits.push(self.edits[e as usize]),
+                Entry::Bake(b) => {
+                    out.bakes.push(BakeAt { before: out.edits.len() as u32, bake: Arc::clone(&self.bakes[&b].1) });
+                }
             }
-            None => RegionEdits::default(),
         }
+        out
+    }
+
+    /// Every bake, in order, each with its place: how many of the log's
+    /// edits come before it (what a save holds).
+    #[must_use]
+    pub fn bakes(&self) -> Vec<(u32, Bake)> {
+        let mut out: Vec<(u32, u64, Bake)> =
+            self.bakes.iter().map(|(&id, (before, bake))| (*before, id, Bake::clone(bake))).collect();
+        out.sort_unstable_by_key(|b| (b.0, b.1));
+        out.into_iter().map(|(before, _, bake)| (before, bake)).collect()
+    }
+
+    /// How many LOD-0 regions are baked.
+    #[must_use]
+    pub fn baked_regions(&self) -> usize {
+        self.baked.len()
     }
 
     /// The stamp of `key`'s edits (0 when none touches it).
     #[must_use]
     pub fn stamp(&self, key: RegionKey) -> u64 {
-        self.touched.get(&key).map_or(0, |t| t.1)
+        self.touched.get(&key).map_or(0, |t| t.stamp)
     }
 
     /// Regions touched by at least one edit, at any LOD.
@@ -211,14 +445,23 @@ impl EditLog {
         self.touched.len()
     }
 
-    /// Memory the log holds, bytes (capacities: the edits and the index's
-    /// entries with their lists, and a B-tree's overhead per entry).
+    /// Memory the log holds, bytes (capacities: the edits, the bakes, and
+    /// the index's entries with their lists, and a B-tree's overhead per entry).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        let entry = size_of::<RegionKey>() + size_of::<(Vec<u32>, u64)>() + 16;
+        let entry = size_of::<RegionKey>() + size_of::<Touch>() + 16;
         self.edits.capacity() * size_of::<Edit>()
-            + self.touched.values().map(|v| entry + v.0.capacity() * 4).sum::<usize>()
+            + self.bakes.values().map(|(_, b)| b.bytes() + 48).sum::<usize>()
+            + self.baked.len() * (size_of::<RegionKey>() + 24)
+            + self.touched.values().map(|t| entry + t.edits.capacity() * 4 + t.bakes.capacity() * 8).sum::<usize>()
     }
+}
+
+/// One place in a region's sequence: an edit's position in the log, or a bake's id.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Edit(u32),
+    Bake(u64),
 }
 
 /// Whether `new`, done after `old` (of the same operation), leaves nothing
@@ -252,13 +495,18 @@ fn commutes(a: Operation, b: Operation) -> bool {
     )
 }
 
-/// Every region, at every LOD, whose window box meets `edit`'s brush box.
+/// Every region, at every LOD, whose window box meets `edit`'s reach.
 fn touched_by(terrain: &Terrain, edit: &Edit) -> Vec<RegionKey> {
-    let centre = Vec3::from_array(edit.centre);
-    let meets = |key: RegionKey| window_box(terrain, key).meets_ball(centre, edit.reach_m(&terrain.grid, key.lod));
+    regions_meeting(terrain, Vec3::from_array(edit.centre), |lod| edit.reach_m(&terrain.grid, lod))
+}
+
+/// Every region, at every LOD, whose window box meets the ball at `centre`
+/// of radius `reach(lod)`.
+fn regions_meeting(terrain: &Terrain, centre: Vec3, reach: impl Fn(u8) -> f32) -> Vec<RegionKey> {
+    let meets = |key: RegionKey| window_box(terrain, key).meets_ball(centre, reach(key.lod));
     let mut out = Vec::new();
     for lod in 0..=terrain.grid.max_lod {
-        let start = key_at(terrain, Vec3::from_array(edit.centre), lod);
+        let start = key_at(terrain, centre, lod);
         let mut seen: BTreeSet<RegionKey> = BTreeSet::new();
         let mut queue: VecDeque<RegionKey> = VecDeque::new();
         // The region holding the centre's direction and its neighbours seed

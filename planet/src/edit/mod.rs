@@ -11,6 +11,7 @@
 //! stamp; a save (`save.rs`) holds the log, never terrain.
 
 mod apply;
+mod bake;
 mod brush;
 mod ground;
 mod log;
@@ -19,7 +20,8 @@ mod smooth;
 
 use serde::{Deserialize, Serialize};
 
-pub use apply::{apply_edits, buries};
+pub use apply::{apply_edits, buries, object_reach_m};
+pub use bake::{BAKE_AT, Bake, BakeAt, bake_region};
 pub use brush::Brush;
 pub use ground::ground_radius;
 pub use log::{EditLog, RegionEdits, WindowBox, stamp, window_box};

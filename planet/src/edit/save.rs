@@ -8,7 +8,7 @@
 //! format: u32                     SAVE_FORMAT
 //! records: u32                    how many follow
 //! record, records times:
-//!   kind: u32                     1 world, 2 edits; bit 31 set: optional
+//!   kind: u32                     1 world, 2 edits, 3 a bake; bit 31 set: optional
 //!   length: u32                   payload bytes, at most MAX_RECORD_BYTES
 //!   payload
 //!   checksum: u64                 XXH3-64 of kind, length and payload
@@ -17,11 +17,14 @@
 //! All little-endian. The world record comes first: the system signature
 //! (u128), `GENERATOR_VERSION` (u32) and the planet count (u32). An edits
 //! record is a planet index (u32), a count (u32) and that many edits
-//! (`Edit::to_bytes`: 32 bytes, a smooth's 56, its first byte saying which). A reader skips an optional record of a kind it does
+//! (`Edit::to_bytes`: 32 bytes, a smooth's 56, its first byte saying which).
+//! A bake record is a planet index (u32), its place (u32: how many of the
+//! planet's edits come before it) and the bake (`Bake::to_bytes`: a LOD-0
+//! region's overrides and tombstones). A reader skips an optional record of a kind it does
 //! not know (and keeps it, so a save passes through unchanged); a required
 //! one it does not know is refused as made by a newer program.
 
-use super::{EDIT_BYTES, Edit, Operation, SMOOTH_BYTES, Surface};
+use super::{Bake, EDIT_BYTES, Edit, Operation, SMOOTH_BYTES, Surface};
 use crate::Signature;
 
 /// The first 8 bytes of a save.
@@ -33,6 +36,7 @@ pub const MAX_RECORD_BYTES: u32 = 64 << 20;
 /// Record kinds.
 const WORLD: u32 = 1;
 const EDITS: u32 = 2;
+const BAKE: u32 = 3;
 /// The bit that marks a record a reader may skip.
 pub const OPTIONAL: u32 = 1 << 31;
 
@@ -45,6 +49,9 @@ pub struct Save {
     pub generator_version: u32,
     /// Per planet, its edits in order.
     pub planets: Vec<Vec<Edit>>,
+    /// Per planet, its bakes in order, each with its place: how many of
+    /// the planet's edits come before it (`EditLog::bakes`).
+    pub bakes: Vec<Vec<(u32, Bake)>>,
     /// Optional records of kinds this build does not know: (kind, payload).
     pub extra: Vec<(u32, Vec<u8>)>,
 }
@@ -84,6 +91,7 @@ impl Save {
             system,
             generator_version: crate::GENERATOR_VERSION,
             planets: vec![Vec::new(); planets],
+            bakes: vec![Vec::new(); planets],
             extra: Vec::new(),
         }
     }
@@ -127,6 +135,16 @@ impl Save {
                 payload.extend_from_slice(&e.to_bytes());
             }
             records.push((EDITS, payload));
+        }
+        // A record a bake: each is checked, and refused, on its own.
+        for (planet, bakes) in self.bakes.iter().enumerate() {
+            for (before, bake) in bakes {
+                let mut payload = Vec::new();
+                payload.extend_from_slice(&(planet as u32).to_le_bytes());
+                payload.extend_from_slice(&before.to_le_bytes());
+                payload.extend_from_slice(&bake.to_bytes());
+                records.push((BAKE, payload));
+            }
         }
         records.extend(self.extra.iter().cloned());
         let mut out = Vec::new();
@@ -198,6 +216,7 @@ impl Save {
                         return Err(fail(&name, format!("{planets} planets: a system has at most 1024")));
                     }
                     save.planets = vec![Vec::new(); planets as usize];
+                    save.bakes = vec![Vec::new(); planets as usize];
                     has_world = true;
                 }
                 _ if index == 0 => return Err(fail(&name, "the first record must be the world record".into())),
@@ -213,6 +232,18 @@ impl Save {
                         return Err(fail(&name, format!("a second edits record for planet {planet}")));
                     }
                     *slot = edits;
+                }
+                BAKE => {
+                    let (planet, before, bake) = decode_bake(payload).map_err(|reason| fail(&name, reason))?;
+                    let planets = save.bakes.len();
+                    let slot = save
+                        .bakes
+                        .get_mut(planet as usize)
+                        .ok_or_else(|| fail(&name, format!("planet {planet}: the world has {planets} planets")))?;
+                    if slot.last().is_some_and(|(b, _)| *b > before) {
+                        return Err(fail(&name, format!("placed before edit {before}, ahead of the bake before it")));
+                    }
+                    slot.push((before, bake));
                 }
                 k if k & OPTIONAL != 0 => save.extra.push((k, payload.to_vec())),
                 _ => {
@@ -246,8 +277,23 @@ fn kind_name(kind: u32) -> String {
     match kind {
         WORLD => "world".into(),
         EDITS => "edits".into(),
+        BAKE => "bake".into(),
         k => format!("kind {k:#x}"),
     }
+}
+
+/// A bake record's planet, place and bake.
+fn decode_bake(payload: &[u8]) -> Result<(u32, u32, Bake), String> {
+    if payload.len() < 8 {
+        return Err(format!("{} bytes: a bake record has at least 8", payload.len()));
+    }
+    let planet = u32::from_le_bytes(payload[..4].try_into().expect("4 bytes"));
+    let before = u32::from_le_bytes(payload[4..8].try_into().expect("4 bytes"));
+    let (bake, len) = Bake::from_bytes(&payload[8..])?;
+    if 8 + len != payload.len() {
+        return Err(format!("{} bytes after the bake", payload.len() - 8 - len));
+    }
+    Ok((planet, before, bake))
 }
 
 /// An edits record's planet and edits.

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
-use super::{Edit, EditError, apply_edits};
+use super::{Edit, EditError, RegionEdits, apply_edits};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey};
 use crate::terrain::Terrain;
 
@@ -61,7 +61,7 @@ impl Surface {
 /// log before this one). With too few points for a quadratic it fits a
 /// plane, then a level; with none, [`Surface::FLAT`].
 #[must_use]
-pub fn fit_surface(terrain: &Terrain, regions: &[(RegionKey, Vec<Edit>)], edit: &Edit) -> Surface {
+pub fn fit_surface(terrain: &Terrain, regions: &[(RegionKey, RegionEdits)], edit: &Edit) -> Surface {
     let points = ground_points(terrain, regions, edit);
     // x and z are scaled to about 1 across the brush, so the normal
     // equations stay well conditioned.
@@ -95,7 +95,7 @@ pub fn fit_surface(terrain: &Terrain, regions: &[(RegionKey, Vec<Edit>)], edit: 
 /// solid below to air above, the one nearest the brush's centre and within
 /// its reach of it. Each column counts once (regions stacked in the shell
 /// repeat it; their overlapping margins are left out).
-fn ground_points(terrain: &Terrain, regions: &[(RegionKey, Vec<Edit>)], edit: &Edit) -> Vec<(f32, f32, f32)> {
+fn ground_points(terrain: &Terrain, regions: &[(RegionKey, RegionEdits)], edit: &Edit) -> Vec<(f32, f32, f32)> {
     let brush = edit.brush.at(Vec3::from_array(edit.centre));
     let [side, up, forward] = brush.axes;
     let reach = edit.brush.reach_m();
@@ -107,7 +107,7 @@ fn ground_points(terrain: &Terrain, regions: &[(RegionKey, Vec<Edit>)], edit: &E
     for (key, edits) in regions {
         let columns = terrain.columns(*key);
         let mut grid = terrain.voxels(&columns);
-        apply_edits(terrain, &mut grid, &columns, edits);
+        apply_edits(terrain, &mut grid, &columns, &edits.edits, &edits.bakes);
         let layer_m = terrain.grid.layer_m(key.lod);
         let first = (key.z as i32 * REGION_CELLS - MARGIN) as f32;
         for b in owned.clone() {

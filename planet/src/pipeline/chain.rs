@@ -9,7 +9,7 @@ use super::stage::{Stage, StageOutput, StageValue};
 use super::stages;
 use crate::RegionKey;
 use crate::dump::DumpError;
-use crate::edit::Edit;
+use crate::edit::{BakeAt, Edit};
 use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
@@ -36,19 +36,32 @@ pub struct RegionInput<'a> {
     /// the voxel stage applies them, and the scatter stage drops the objects
     /// they remove or bury.
     pub edits: &'a [Edit],
+    /// The bakes over the region, each in its place among `edits`
+    /// (`edit::RegionEdits::bakes`): the voxel stage applies them in that
+    /// order, and the scatter stage drops the objects they hold gone.
+    pub bakes: &'a [BakeAt],
 }
 
 impl<'a> RegionInput<'a> {
     /// The input of a region of a planet of `recipe`, with nothing lent.
     #[must_use]
     pub fn new(recipe: &'a SystemRecipe, planet: u32, key: RegionKey) -> Self {
-        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true, edits: &[] }
+        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true, edits: &[], bakes: &[] }
     }
 
     /// The input of a region of `terrain`'s planet, as the engine builds it.
     #[must_use]
     pub fn of_terrain(terrain: &'a Terrain, key: RegionKey) -> Self {
-        Self { recipe: None, planet: 0, key, terrain: Some(terrain), workspace: None, scatter: true, edits: &[] }
+        Self {
+            recipe: None,
+            planet: 0,
+            key,
+            terrain: Some(terrain),
+            workspace: None,
+            scatter: true,
+            edits: &[],
+            bakes: &[],
+        }
     }
 
     /// The planet's terrain: the one lent, or one built from the chain's plan.

@@ -42,12 +42,14 @@ impl RegionStage for ScatterStage {
             return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new() });
         }
         let mut placed = scatter(&terrain, columns, mesh, sphere.origin);
-        if !input.edits.is_empty() {
-            // Objects on dug-out ground go with it, and filled ground buries them.
+        if !input.edits.is_empty() || !input.bakes.is_empty() {
+            // Objects on dug-out ground go with it, and filled ground buries
+            // them; a bake's tombstones keep those its edits took gone.
             let origin = placed.origin;
             placed.objects.retain(|o| {
                 let base = (origin + o.position.as_dvec3()).as_vec3();
-                !crate::edit::buries(input.edits, base, 0.5 * o.size_m.min(4.0))
+                !crate::edit::buries(input.edits, base, crate::edit::object_reach_m(o.size_m))
+                    && !input.bakes.iter().any(|b| b.bake.buried(o.id))
             });
         }
         Ok(placed)

@@ -31,7 +31,7 @@ impl RegionStage for VoxelsStage {
         let columns = chain.need::<ColumnField>(&COLUMNS, &VOXELS)?;
         terrain.grid.check(columns.key).map_err(|e| DumpError::new(format!("columns key {}: {e}", columns.key)))?;
         let mut grid = terrain.voxels(columns);
-        crate::edit::apply_edits(&terrain, &mut grid, columns, input.edits);
+        crate::edit::apply_edits(&terrain, &mut grid, columns, input.edits, input.bakes);
         Ok(grid)
     }
 

@@ -118,7 +118,27 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
     for e in edits {
         world.edit(1, e).unwrap();
     }
+    // And sixty small digs about a spot 150 m away, which bake the regions there.
+    let crowd = (0..60).map(|i| {
+        let a = f64::from(i) * 2.4;
+        let p = glam::Vec3::from_array(at(150.0))
+            + (up.any_orthonormal_vector() * (a.cos() as f32)
+                + up.any_orthonormal_vector().cross(up) * (a.sin() as f32))
+                * (f64::from(i % 7) as f32 * 0.7)
+            - up * 0.5;
+        Edit {
+            op: Operation::Dig,
+            brush: Brush::Sphere { radius_m: 1.0 + (i % 5) as f32 * 0.2 },
+            centre: p.to_array(),
+            material: 0,
+        }
+    });
+    for e in crowd {
+        world.edit(1, e).unwrap();
+    }
+    assert!(world.edits(1).baked_regions() >= 1, "sixty digs at one spot baked no region");
     let saved = Save::decode(&world.save().encode()).unwrap();
+    assert!(!saved.bakes[1].is_empty(), "the save holds no bake");
     assert_eq!(saved.planets[1][..4], edits[..4]);
     let Operation::Smooth(fitted) = saved.planets[1][4].op else { panic!("the smooth is saved as one") };
     assert_ne!(fitted, Surface::FLAT, "the smooth was saved unfitted");
@@ -133,18 +153,24 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
     let mut lods = std::collections::BTreeSet::new();
     let mut keys: Vec<_> = Vec::new();
     let mut surface = std::collections::BTreeSet::new();
+    let baked_spot = glam::Vec3::from_array(at(150.0)).normalize();
     for lod in 0..=terrain.grid.max_lod {
         let key = terrain.surface_key(up, lod);
         surface.insert(key);
         keys.push(key);
         keys.extend(terrain.grid.neighbours(key));
+        let key = terrain.surface_key(baked_spot, lod);
+        keys.push(key);
+        keys.extend(terrain.grid.neighbours(key));
     }
+    let mut with_bakes = 0;
     for key in keys {
         let (a, b) = (world.edits(1).region(key), loaded.edits(1).region(key));
         assert_eq!(a, b, "{key}: the logs name different edits");
-        if a.edits.is_empty() {
+        if a.edits.is_empty() && a.bakes.is_empty() {
             continue;
         }
+        with_bakes += usize::from(!a.bakes.is_empty());
         lods.insert(key.lod);
         let x = builder.build_with(key, &a, &CancelToken::new()).unwrap();
         let y = builder.build_with(key, &b, &CancelToken::new()).unwrap();
@@ -156,6 +182,7 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
         }
     }
     assert_eq!(lods.len(), usize::from(terrain.grid.max_lod) + 1, "edits touch LODs {lods:?}");
+    assert!(with_bakes >= 3, "only {with_bakes} regions compared with bakes");
     // The loaded world streams them: what it shows there is the edited ground.
     let shown =
         loaded.attached().unwrap().streamer.shown_regions().filter(|r| loaded.edits(1).stamp(r.key) != 0).count();

@@ -627,8 +627,8 @@ fn crowd(t: &Terrain, s: &mut HashStream, d: Vec3, spread: f32, count: usize) ->
     let ground = d * planet::edit::ground_radius(t, &EditLog::new(), d).expect("ground");
     (0..count)
         .map(|_| {
-            let p = ground
-                + Vec3::new(s.range_f32(-spread, spread), s.range_f32(-1.5, 1.0), s.range_f32(-spread, spread));
+            let p =
+                ground + Vec3::new(s.range_f32(-spread, spread), s.range_f32(-1.5, 1.0), s.range_f32(-spread, spread));
             let op = [Operation::Dig, Operation::Dig, Operation::Fill, Operation::Paint][s.index(4)];
             let brush = Brush::Sphere { radius_m: s.range_f32(0.6, 1.8) };
             Edit { op, brush, centre: p.to_array(), material: s.index(3) as u8 }
@@ -644,7 +644,8 @@ fn crowded_regions_bake_into_overrides_that_build_the_same() {
     // voxels as every edit applied in order; coarser LODs keep the scar.
     let system = PlannedSystem::default_system();
     let (mut compared, mut coarse_changed, mut coarse_agree) = (0usize, 0usize, 0usize);
-    for (planet, d) in [(1usize, lat_lon_direction(-22.3233, -16.7839)), (2, planet::geometry::direction(Face::PosX, 0.9995, 0.3))]
+    for (planet, d) in
+        [(1usize, lat_lon_direction(-22.3233, -16.7839)), (2, planet::geometry::direction(Face::PosX, 0.9995, 0.3))]
     {
         let t = Terrain::new(&system.planets[planet]);
         let mut s = HashStream::new(0xba6e + planet as u64);
@@ -696,7 +697,9 @@ fn crowded_regions_bake_into_overrides_that_build_the_same() {
             }
         }
     }
-    eprintln!("{compared} baked LOD-0 regions alike; at LODs 1-2 {coarse_agree} of {coarse_changed} changed samples agree");
+    eprintln!(
+        "{compared} baked LOD-0 regions alike; at LODs 1-2 {coarse_agree} of {coarse_changed} changed samples agree"
+    );
     assert!(compared >= 2, "only {compared} regions with bakes compared");
     assert!(coarse_changed > 50, "the edits changed only {coarse_changed} coarse samples");
     assert!(coarse_agree * 10 >= coarse_changed * 8, "{coarse_agree} of {coarse_changed} coarse samples agree");
@@ -753,11 +756,17 @@ fn objects_stay_gone_when_the_edits_that_took_them_are_baked_away() {
     let mut s = HashStream::new(0x7ee);
     while log.baked_regions() == 0 || log.edits().contains(&dig) {
         let p = base + Vec3::new(s.range_f32(-3.0, 3.0), s.range_f32(-1.0, 1.0), s.range_f32(-3.0, 3.0));
-        let paint = Edit { op: Operation::Paint, brush: Brush::Sphere { radius_m: 1.0 }, centre: p.to_array(), material: 1 };
+        let paint =
+            Edit { op: Operation::Paint, brush: Brush::Sphere { radius_m: 1.0 }, centre: p.to_array(), material: 1 };
         log.push(&t, paint).unwrap();
         assert!(log.len() < 2000, "the dig was never baked away");
     }
     let after = run(&log.region(key));
     assert!(after.objects.iter().all(|o| o.id != tree.id), "the tree came back once its dig was baked away");
-    assert!(after.objects.len() + 4 >= before.objects.len(), "{} of {} objects left", after.objects.len(), before.objects.len());
+    assert!(
+        after.objects.len() + 4 >= before.objects.len(),
+        "{} of {} objects left",
+        after.objects.len(),
+        before.objects.len()
+    );
 }

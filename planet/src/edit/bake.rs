@@ -122,8 +122,11 @@ impl Bake {
             if usize::from(index) >= cells_total || out.last().is_some_and(|&(last, _)| last >= index) {
                 return Err(format!("cell index {index}: indices must rise, below {cells_total}"));
             }
-            let voxel =
-                Voxel { density: i16::from_le_bytes([c[2], c[3]]), materials: [c[4], c[5]], blend: u16::from_le_bytes([c[6], c[7]]) };
+            let voxel = Voxel {
+                density: i16::from_le_bytes([c[2], c[3]]),
+                materials: [c[4], c[5]],
+                blend: u16::from_le_bytes([c[6], c[7]]),
+            };
             out.push((index, voxel));
         }
         let key = RegionKey { face, lod: 0, x, y, z };

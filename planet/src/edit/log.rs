@@ -150,11 +150,14 @@ impl EditLog {
             log.append(terrain, *edit);
         }
         if let Some((b, (before, _))) = next.next() {
-            return Err((b, EditError::Range {
-                field: "bake.before",
-                value: before.to_string(),
-                range: format!("0..={} (the planet's edits)", edits.len()),
-            }));
+            return Err((
+                b,
+                EditError::Range {
+                    field: "bake.before",
+                    value: before.to_string(),
+                    range: format!("0..={} (the planet's edits)", edits.len()),
+                },
+            ));
         }
         Ok(log)
     }

@@ -46,7 +46,16 @@ impl<'a> RegionInput<'a> {
     /// The input of a region of a planet of `recipe`, with nothing lent.
     #[must_use]
     pub fn new(recipe: &'a SystemRecipe, planet: u32, key: RegionKey) -> Self {
-        Self { recipe: Some(recipe), planet, key, terrain: None, workspace: None, scatter: true, edits: &[], bakes: &[] }
+        Self {
+            recipe: Some(recipe),
+            planet,
+            key,
+            terrain: None,
+            workspace: None,
+            scatter: true,
+            edits: &[],
+            bakes: &[],
+        }
     }
 
     /// The input of a region of `terrain`'s planet, as the engine builds it.

@@ -286,13 +286,17 @@ fn saves_never_panic_when_read_and_loaded() {
         edit(Operation::Fill, Brush::Box { half_m: [1.0, 2.0, 3.0], yaw_deg: 45.0 }, 3990.0),
     ];
     save.planets[2] = vec![edit(Operation::Paint, Brush::Sphere { radius_m: 1.0 }, 5000.0)];
+    let voxel = planet::terrain::Voxel { density: -40, materials: [1, 1], blend: 0 };
+    let key = RegionKey { face: 1, lod: 0, x: 3, y: 4, z: 1 };
+    save.bakes[1] = vec![(1, planet::edit::Bake::new(key, vec![(5, voxel), (77, voxel)], vec![12]))];
     let seed = save.encode();
     let load = |b: &[u8]| {
         let Ok(save) = Save::decode(b) else { return false };
         if save.check_world(system.signature(), terrains.len()).is_err() {
             return false;
         }
-        save.planets.iter().zip(&terrains).all(|(edits, t)| EditLog::with_edits(t, edits).is_ok())
+        let planets = save.planets.iter().zip(&save.bakes).zip(&terrains);
+        planets.into_iter().all(|((edits, bakes), t)| EditLog::with_bakes(t, edits, bakes).is_ok())
     };
     fuzz("save", std::slice::from_ref(&seed), load);
     let mut s = HashStream::new(0x5a7e);

@@ -289,6 +289,10 @@ fn sample_save(t: &Terrain) -> Save {
     let mut save = Save::new(Signature(0x1234_5678_9abc_def0_1122_3344_5566_7788), 5);
     save.planets[1] = (0..40).map(|_| random_edit(t, &mut s, 8.0)).collect();
     save.planets[3] = (0..3).map(|_| random_edit(t, &mut s, 2.0)).collect();
+    let voxel = |d: i16| Voxel { density: d, materials: [1, 2], blend: 300 };
+    let key = RegionKey { face: 2, lod: 0, x: 5, y: 9, z: 1 };
+    let bake = |z| planet::edit::Bake::new(RegionKey { z, ..key }, vec![(7, voxel(-90)), (900, voxel(40))], vec![3, 9]);
+    save.bakes[1] = vec![(12, bake(1)), (30, bake(2))];
     save.extra.push((planet::edit::save::OPTIONAL | 9, b"a later part's record".to_vec()));
     save
 }

@@ -60,8 +60,17 @@ fn bench(c: &mut Criterion) {
     // Into a clean world, and into one whose regions there already hold a
     // hundred digs (the build of a region grows with its edits).
     let clean = Save::new(world.system.signature(), world.planets.len());
-    let mut crowded = clean.clone();
-    crowded.planets[1] = (0..100).map(|i| spots[i % spots.len()]).collect();
+    // Made as a player makes it (compacted, and baked where 48 crowd a region).
+    for i in 0..100 {
+        let radius_m = 4.0 + i as f32 * 1e-3;
+        world.edit(1, Edit { brush: Brush::Sphere { radius_m }, ..spots[i % spots.len()] }).unwrap();
+    }
+    let crowded = world.save();
+    eprintln!(
+        "100 digs: {} edits kept, {} regions baked",
+        crowded.planets[1].len(),
+        crowded.bakes[1].len()
+    );
     // And a smooth, whose surface is fitted to the LOD-0 ground when it is
     // made (on the caller's thread, inside the timed span).
     let smooth = Operation::Smooth(Surface::FLAT);

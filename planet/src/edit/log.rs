@@ -147,7 +147,7 @@ impl EditLog {
             }
             let Some(edit) = edits.get(i) else { break };
             edit.check(terrain.recipe.radius_m, terrain.recipe.materials.len()).map_err(|e| (i, e))?;
-            log.append(terrain, *edit);
+            log.append(*edit, &touched_by(terrain, edit));
         }
         if let Some((b, (before, _))) = next.next() {
             return Err((
@@ -181,7 +181,7 @@ impl EditLog {
         for gone in self.redundant(&edit, &regions).into_iter().rev() {
             self.remove(gone);
         }
-        self.append(terrain, edit);
+        self.append(edit, &regions);
         let full: Vec<RegionKey> =
             regions.iter().filter(|k| k.lod == 0 && self.since_bake(**k) >= self.bake_at).copied().collect();
         for key in full {
@@ -203,10 +203,10 @@ impl EditLog {
         touch.edits.len() - touch.edits.partition_point(|&e| e < after)
     }
 
-    /// Appends `edit` to the log and its regions' lists.
-    fn append(&mut self, terrain: &Terrain, edit: Edit) {
+    /// Appends `edit` to the log and the lists of `regions`, those it touches.
+    fn append(&mut self, edit: Edit, regions: &[RegionKey]) {
         let index = self.edits.len() as u32;
-        for key in touched_by(terrain, &edit) {
+        for &key in regions {
             let touch = self.touched.entry(key).or_default();
             touch.edits.push(index);
             touch.stamp = chain(touch.stamp, &edit);
@@ -229,17 +229,20 @@ impl EditLog {
         // Every sample those edits changed is now a baked one's: each such
         // edit whose LOD-0 regions are all baked after it goes.
         for &i in held.iter().rev() {
-            let edit = self.edits[i as usize];
-            let regions = touched_by(terrain, &edit);
             let baked_after = |k: &RegionKey| {
                 self.baked.get(k).is_some_and(|id| self.bakes.get(id).is_some_and(|(before, _)| *before > i))
             };
-            if regions.iter().filter(|k| k.lod == 0).all(baked_after) {
-                changed.extend(regions);
+            if self.lod0_regions_of(i).iter().all(baked_after) {
+                changed.extend(self.touched.iter().filter(|(_, t)| t.edits.binary_search(&i).is_ok()).map(|(k, _)| *k));
                 self.remove(i as usize);
             }
         }
         changed
+    }
+
+    /// The LOD-0 regions edit `i` touches (from the index: no walk again).
+    fn lod0_regions_of(&self, i: u32) -> Vec<RegionKey> {
+        self.touched.iter().filter(|(k, t)| k.lod == 0 && t.edits.binary_search(&i).is_ok()).map(|(k, _)| *k).collect()
     }
 
     /// Places `bake` at the log's end; returns the regions it is over.

@@ -66,11 +66,7 @@ fn bench(c: &mut Criterion) {
         world.edit(1, Edit { brush: Brush::Sphere { radius_m }, ..spots[i % spots.len()] }).unwrap();
     }
     let crowded = world.save();
-    eprintln!(
-        "100 digs: {} edits kept, {} regions baked",
-        crowded.planets[1].len(),
-        crowded.bakes[1].len()
-    );
+    eprintln!("100 digs: {} edits kept, {} regions baked", crowded.planets[1].len(), crowded.bakes[1].len());
     // And a smooth, whose surface is fitted to the LOD-0 ground when it is
     // made (on the caller's thread, inside the timed span).
     let smooth = Operation::Smooth(Surface::FLAT);

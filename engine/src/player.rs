@@ -122,6 +122,13 @@ impl Player {
         if distance < floor && !in_cave(world, planet.index, position - planet.position, floor - distance) {
             position = planet.position + (position - planet.position).normalize() * floor;
         }
+        // The voxels' ground stands off that surface by the 3D noise's
+        // metres (and edits): feet inside it rise onto it.
+        if distance < floor + LIFT_M
+            && let Some(top) = ground_over_feet(world, planet.index, position - planet.position)
+        {
+            position = planet.position + top + top.normalize() * EYE_M;
+        }
         let up = (position - world.nearest(position).0.position).normalize();
         self.pose = Pose::looking(position, forward, up);
     }
@@ -196,6 +203,21 @@ fn look(forward: DVec3, up: DVec3, (yaw, pitch): (f64, f64)) -> DVec3 {
 /// surface, the first surface within `depth` above it is a roof seen from
 /// below. There the camera may fly (a walker who switches walk mode off in a
 /// cave flies on from where it stands); in the rock it may not.
+/// How far above the 2D surface the shown ground may stand and still lift
+/// a flying camera's feet onto it, metres.
+const LIFT_M: f64 = 8.0;
+
+/// The top of the shown ground over the feet of an eye at planet-local
+/// `eye`, when the feet are inside it: a ray up from them meets the back
+/// of its surface (a trunk or a boulder does not count).
+fn ground_over_feet(world: &World, planet: u32, eye: DVec3) -> Option<DVec3> {
+    let attached = world.attached().filter(|a| a.planet == planet)?;
+    let up = eye.normalize_or_zero();
+    let feet = eye - up * EYE_M;
+    let hit = Colliders::walkable(&attached.streamer).ray_cast(feet, up, LIFT_M + EYE_M)?;
+    (!hit.front && !hit.object).then_some(hit.point)
+}
+
 fn in_cave(world: &World, planet: u32, local: DVec3, depth: f64) -> bool {
     let Some(attached) = world.attached().filter(|a| a.planet == planet) else {
         return false;

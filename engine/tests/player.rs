@@ -92,3 +92,47 @@ fn walking_into_a_cave_reads_underground() {
     assert!(player.walking(), "still walking");
     assert!(deepest > 10.0, "deepest {deepest:.1} m underground: never walked into the cave");
 }
+
+#[test]
+fn a_flying_camera_rises_out_of_ground_the_3d_noise_lifts() {
+    // Over spots of the home planet where the voxels' ground stands a metre
+    // or more above the 2D surface (which the floor is measured from), a
+    // camera set down at eye height over that surface rises onto the ground.
+    let mut world = world();
+    let terrain = Arc::clone(&world.planets[1].terrain);
+    let (lat0, lon0) = engine::sunlit_land(&world, 1);
+    let mut tried = 0;
+    let mut lifted = 0;
+    for i in 0..400 {
+        let (lat, lon) = (lat0 + f64::from(i % 20) * 0.05, lon0 + f64::from(i / 20) * 0.05);
+        let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32);
+        let Some(ground) = planet::edit::ground_radius(&terrain, &planet::edit::EditLog::new(), d) else { continue };
+        let height = terrain.surface_height_at(d);
+        let surface = terrain.recipe.radius_m + height;
+        let sea = terrain.recipe.sea;
+        if ground - surface < 1.0 || sea.enabled && height < sea.level_m + 1.0 {
+            continue;
+        }
+        tried += 1;
+        let view = ViewSpec { planet: 1, lat, lon, alt: EYE_M, pitch: -20.0, ..ViewSpec::default() };
+        let mut player = Player::new(view.pose(&world).expect("a valid view"));
+        let camera = Camera::new(player.pose.position, player.pose.forward);
+        world.update(&camera);
+        while !world.is_settled() {
+            world.update(&camera);
+        }
+        player.step(&world, &PlayerInput::default(), 1.0 / 30.0);
+        let eye = (player.pose.position - world.planets[1].position).length();
+        assert!(
+            eye > f64::from(ground) + EYE_M - 0.3,
+            "at {lat:.3},{lon:.3}: the eye is {:.2} m over the voxels' ground ({:.2} m over the 2D surface)",
+            eye - f64::from(ground),
+            eye - f64::from(surface)
+        );
+        lifted += 1;
+        if tried == 3 {
+            break;
+        }
+    }
+    assert!(lifted >= 2, "only {lifted} spots where the ground stands over the 2D surface");
+}

@@ -119,14 +119,14 @@ impl Player {
         // Never below the ground: at least eye height over it (or over the sea), but in a cave's air.
         let (planet, distance) = world.nearest(position);
         let floor = planet.radius + world.ground_height(planet, position) + EYE_M;
-        if distance < floor && !in_cave(world, planet.index, position - planet.position, floor - distance) {
+        // The shown ground, gathered once for both checks, and only near it.
+        let colliders = if distance < floor + LIFT_M { walkable(world, planet.index) } else { None };
+        if distance < floor && !in_cave(colliders.as_ref(), position - planet.position, floor - distance) {
             position = planet.position + (position - planet.position).normalize() * floor;
         }
         // The voxels' ground stands off that surface by the 3D noise's
         // metres (and edits): feet inside it rise onto it.
-        if distance < floor + LIFT_M
-            && let Some(top) = ground_over_feet(world, planet.index, position - planet.position)
-        {
+        if let Some(top) = colliders.as_ref().and_then(|c| ground_over_feet(c, position - planet.position)) {
             position = planet.position + top + top.normalize() * EYE_M;
         }
         let up = (position - world.nearest(position).0.position).normalize();
@@ -199,31 +199,32 @@ fn look(forward: DVec3, up: DVec3, (yaw, pitch): (f64, f64)) -> DVec3 {
     forward
 }
 
-/// Whether `local` (planet-local) is in a cave's air: under the outer
-/// surface, the first surface within `depth` above it is a roof seen from
-/// below. There the camera may fly (a walker who switches walk mode off in a
-/// cave flies on from where it stands); in the rock it may not.
 /// How far above the 2D surface the shown ground may stand and still lift
 /// a flying camera's feet onto it, metres.
 const LIFT_M: f64 = 8.0;
 
+/// The walkable colliders of `planet`, if it is the streamed one.
+fn walkable(world: &World, planet: u32) -> Option<Colliders> {
+    world.attached().filter(|a| a.planet == planet).map(|a| Colliders::walkable(&a.streamer))
+}
+
 /// The top of the shown ground over the feet of an eye at planet-local
 /// `eye`, when the feet are inside it: a ray up from them meets the back
 /// of its surface (a trunk or a boulder does not count).
-fn ground_over_feet(world: &World, planet: u32, eye: DVec3) -> Option<DVec3> {
-    let attached = world.attached().filter(|a| a.planet == planet)?;
+fn ground_over_feet(colliders: &Colliders, eye: DVec3) -> Option<DVec3> {
     let up = eye.normalize_or_zero();
     let feet = eye - up * EYE_M;
-    let hit = Colliders::walkable(&attached.streamer).ray_cast(feet, up, LIFT_M + EYE_M)?;
+    let hit = colliders.ray_cast(feet, up, LIFT_M + EYE_M)?;
     (!hit.front && !hit.object).then_some(hit.point)
 }
 
-fn in_cave(world: &World, planet: u32, local: DVec3, depth: f64) -> bool {
-    let Some(attached) = world.attached().filter(|a| a.planet == planet) else {
-        return false;
-    };
-    let colliders = Colliders::walkable(&attached.streamer);
-    colliders.ray_cast(local, local.normalize_or_zero(), depth + 1.0).is_some_and(|roof| roof.front)
+/// Whether `local` (planet-local) is in a cave's air: under the outer
+/// surface, the first surface within `depth` above it is a roof seen from
+/// below. There the camera may fly (a walker who switches walk mode off in a
+/// cave flies on from where it stands); in the rock it may not. No
+/// colliders (the planet is not streamed): not in a cave.
+fn in_cave(colliders: Option<&Colliders>, local: DVec3, depth: f64) -> bool {
+    colliders.is_some_and(|c| c.ray_cast(local, local.normalize_or_zero(), depth + 1.0).is_some_and(|roof| roof.front))
 }
 
 /// `v` turned by `angle` radians about the unit axis `axis` (Rodrigues).

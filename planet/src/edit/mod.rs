@@ -67,13 +67,15 @@ impl Operation {
     /// Its code in saves: its place in [`Operation::ALL`].
     #[must_use]
     pub fn code(self) -> u8 {
-        match self {
-            Operation::Dig => 0,
-            Operation::Fill => 1,
-            Operation::Flatten => 2,
-            Operation::Paint => 3,
-            Operation::Smooth(_) => 4,
-        }
+        let kind = std::mem::discriminant(&self);
+        Self::ALL.iter().position(|o| std::mem::discriminant(o) == kind).expect("listed") as u8
+    }
+
+    /// Bytes an edit of this operation takes in saves: [`EDIT_BYTES`], a
+    /// smooth's [`SMOOTH_BYTES`] (its surface after the rest).
+    #[must_use]
+    pub fn encoded_len(self) -> usize {
+        if matches!(self, Operation::Smooth(_)) { SMOOTH_BYTES } else { EDIT_BYTES }
     }
 
     /// The operation called `name`.
@@ -173,7 +175,8 @@ impl Edit {
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         let (shape, size, yaw) = self.brush.parts();
-        let mut out = vec![self.op.code(), shape, self.material, 0];
+        let mut out = Vec::with_capacity(self.op.encoded_len());
+        out.extend_from_slice(&[self.op.code(), shape, self.material, 0]);
         let surface = match self.op {
             Operation::Smooth(s) => s.0.to_vec(),
             _ => Vec::new(),
@@ -190,7 +193,7 @@ impl Edit {
     pub fn from_bytes(bytes: &[u8]) -> Option<(Edit, usize)> {
         let head = bytes.get(..4)?;
         let op = *Operation::ALL.get(usize::from(head[0]))?;
-        let len = if matches!(op, Operation::Smooth(_)) { SMOOTH_BYTES } else { EDIT_BYTES };
+        let len = op.encoded_len();
         let bytes = bytes.get(..len)?;
         let f = |i: usize| f32::from_le_bytes(bytes[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes"));
         let brush = Brush::from_parts(head[1], [f(3), f(4), f(5)], f(6))?;

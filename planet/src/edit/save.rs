@@ -24,7 +24,7 @@
 //! not know (and keeps it, so a save passes through unchanged); a required
 //! one it does not know is refused as made by a newer program.
 
-use super::{Bake, EDIT_BYTES, Edit, Operation, SMOOTH_BYTES, Surface};
+use super::{Bake, EDIT_BYTES, Edit, Operation};
 use crate::Signature;
 
 /// The first 8 bytes of a save.
@@ -316,8 +316,8 @@ fn decode_edits(payload: &[u8]) -> Result<(u32, Vec<Edit>), String> {
     let mut rest = &payload[8..];
     for i in 0..count {
         let (edit, len) = Edit::from_bytes(rest).ok_or_else(|| {
-            let needs =
-                if rest.first() == Some(&Operation::Smooth(Surface::FLAT).code()) { SMOOTH_BYTES } else { EDIT_BYTES };
+            let op = rest.first().and_then(|&code| Operation::ALL.get(usize::from(code)));
+            let needs = op.map_or(EDIT_BYTES, |o| o.encoded_len());
             if rest.len() < needs {
                 format!("edit {i}: cut short ({} bytes left of the {needs} it takes)", rest.len())
             } else {

@@ -22,7 +22,7 @@ use glam::Vec3;
 
 use super::RegionEdits;
 use crate::geometry::{GridPoint, MARGIN, REGION_CELLS, RegionKey};
-use crate::pipeline::{Pipeline, RegionInput, stages};
+use crate::pipeline::{Chain, Pipeline, RegionInput, Run, StageOutput, stages};
 use crate::scatter::Scatter;
 use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid};
 
@@ -177,18 +177,25 @@ pub fn bake_region(terrain: &Terrain, key: RegionKey, region: &RegionEdits) -> B
             }
         }
     }
-    Bake::new(key, cells, tombstones(terrain, key, region))
+    Bake::new(key, cells, tombstones(terrain, region, columns, generated))
 }
 
-/// Ids of `key`'s objects that `region`'s edits remove or bury, or its bakes hold gone.
-fn tombstones(terrain: &Terrain, key: RegionKey, region: &RegionEdits) -> Vec<u64> {
-    let input = RegionInput::of_terrain(terrain, key);
-    // The stages up to scatter: the collider and navmesh are not needed.
+/// Ids of the objects of the region of `columns` and its `generated`
+/// voxels that `region`'s edits remove or bury, or its bakes hold gone.
+fn tombstones(terrain: &Terrain, region: &RegionEdits, columns: ColumnField, generated: VoxelGrid) -> Vec<u64> {
+    let input = RegionInput::of_terrain(terrain, columns.key);
+    // The columns and voxels made above are lent to the chain; the stages
+    // after them up to scatter run (the collider and navmesh are not needed).
     let pipeline = Pipeline::standard();
-    let last = pipeline.index(&stages::SCATTER).unwrap_or(usize::MAX);
-    let mut chain = crate::pipeline::Chain::default();
-    let upto = pipeline.region_stages().map(|(i, _)| i).filter(|&i| i <= last);
-    if !matches!(pipeline.run(&input, &mut chain, upto, &|| false, |_, _| {}), Ok(crate::pipeline::Run::Finished)) {
+    let (Some(voxels), Some(last)) = (pipeline.index(&stages::VOXELS), pipeline.index(&stages::SCATTER)) else {
+        return Vec::new();
+    };
+    let mut chain = Chain::default();
+    for out in [StageOutput::new(&stages::COLUMNS, columns), StageOutput::new(&stages::VOXELS, generated)] {
+        chain.set(out.expect("the stage's own type"));
+    }
+    let after = pipeline.region_stages().map(|(i, _)| i).filter(|&i| i > voxels && i <= last);
+    if !matches!(pipeline.run(&input, &mut chain, after, &|| false, |_, _| {}), Ok(Run::Finished)) {
         return Vec::new();
     }
     let Some(scatter) = chain.take_value::<Scatter>(&stages::SCATTER) else { return Vec::new() };

@@ -42,7 +42,7 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             let (bottom, top) = (at(0), at(side - 1));
             let (clo, chi) = (bottom.min(top), bottom.max(top));
             let start = (b * side + a) * side;
-            let owner = if bakes.is_empty() { None } else { ColumnOwner::of(terrain, grid, columns, a, b) };
+            let owner = if bakes.is_empty() { None } else { ColumnOwner::of(terrain, grid, columns, (a, b), bakes) };
             let mut next_bake = 0;
             for i in 0..=placed.len() {
                 // The bakes placed before edit i (after the last, at the end).

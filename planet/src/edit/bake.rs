@@ -244,19 +244,31 @@ pub(super) struct ColumnOwner {
 }
 
 impl ColumnOwner {
-    /// Window column (a, b) of `grid`'s region; `None` beyond a cube corner.
-    pub(super) fn of(terrain: &Terrain, grid: &VoxelGrid, columns: &ColumnField, a: usize, b: usize) -> Option<Self> {
+    /// Window column (a, b) of `grid`'s region, if it lies under one of
+    /// `bakes` (`None` too beyond a cube corner). The LOD-0 floor, a noise
+    /// evaluation, is worked out only then, as a voxel pass runs this for
+    /// every column of a region with bakes.
+    pub(super) fn of(
+        terrain: &Terrain,
+        grid: &VoxelGrid,
+        columns: &ColumnField,
+        (a, b): (usize, usize),
+        bakes: &[BakeAt],
+    ) -> Option<Self> {
         let key = grid.key;
         let at_lod = terrain.grid.canonical(key.lod, window_point(key, a, b))?;
         let scaled = GridPoint { face: at_lod.face, x: at_lod.x << key.lod, y: at_lod.y << key.lod };
         let column = terrain.grid.canonical(0, scaled)?;
-        let floor0_m = if key.lod == 0 {
-            0.0
-        } else {
+        let mut out = Self { column, region: owner(terrain, column), floor0_m: 0.0 };
+        if !bakes.iter().any(|b| out.under(&b.bake)) {
+            return None;
+        }
+        if key.lod > 0 {
             let d = columns.at(a, b).direction;
-            terrain.recipe.radius_m + terrain.fields.elevation_m(d, terrain.node_cell_m(0)) - terrain.grid.shell_below_m
-        };
-        Some(Self { column, region: owner(terrain, column), floor0_m })
+            out.floor0_m = terrain.recipe.radius_m + terrain.fields.elevation_m(d, terrain.node_cell_m(0))
+                - terrain.grid.shell_below_m;
+        }
+        Some(out)
     }
 
     /// Whether the column lies in `bake`'s region's columns.

@@ -199,8 +199,13 @@ impl EditLog {
     /// How many of `key`'s edits came after its bake (all, if it has none).
     fn since_bake(&self, key: RegionKey) -> usize {
         let Some(touch) = self.touched.get(&key) else { return 0 };
-        let after = self.baked.get(&key).map_or(0, |id| self.bakes[id].0);
+        let after = self.baked_at(key).unwrap_or(0);
         touch.edits.len() - touch.edits.partition_point(|&e| e < after)
+    }
+
+    /// The place of LOD-0 region `key`'s bake: how many edits come before it.
+    fn baked_at(&self, key: RegionKey) -> Option<u32> {
+        self.baked.get(&key).map(|id| self.bakes[id].0)
     }
 
     /// Appends `edit` to the log and the lists of `regions`, those it touches.
@@ -229,20 +234,18 @@ impl EditLog {
         // Every sample those edits changed is now a baked one's: each such
         // edit whose LOD-0 regions are all baked after it goes.
         for &i in held.iter().rev() {
-            let baked_after = |k: &RegionKey| {
-                self.baked.get(k).is_some_and(|id| self.bakes.get(id).is_some_and(|(before, _)| *before > i))
-            };
-            if self.lod0_regions_of(i).iter().all(baked_after) {
-                changed.extend(self.touched.iter().filter(|(_, t)| t.edits.binary_search(&i).is_ok()).map(|(k, _)| *k));
+            let regions = self.regions_of(i);
+            if regions.iter().filter(|k| k.lod == 0).all(|&k| self.baked_at(k).is_some_and(|at| at > i)) {
+                changed.extend(regions);
                 self.remove(i as usize);
             }
         }
         changed
     }
 
-    /// The LOD-0 regions edit `i` touches (from the index: no walk again).
-    fn lod0_regions_of(&self, i: u32) -> Vec<RegionKey> {
-        self.touched.iter().filter(|(k, t)| k.lod == 0 && t.edits.binary_search(&i).is_ok()).map(|(k, _)| *k).collect()
+    /// The regions edit `i` touches, at every LOD (from the index: no walk again).
+    fn regions_of(&self, i: u32) -> Vec<RegionKey> {
+        self.touched.iter().filter(|(_, t)| t.edits.binary_search(&i).is_ok()).map(|(k, _)| *k).collect()
     }
 
     /// Places `bake` at the log's end; returns the regions it is over.

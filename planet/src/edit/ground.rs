@@ -6,9 +6,9 @@
 
 use glam::Vec3;
 
-use super::{EditLog, apply_edits};
+use super::{EditLog, RegionEdits, apply_edits};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey};
-use crate::terrain::Terrain;
+use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid};
 
 /// The ground's distance from the planet's centre along direction `d`,
 /// metres, at the LOD-0 column nearest `d` (within half a cell of it), as
@@ -36,19 +36,30 @@ pub fn ground_radius(terrain: &Terrain, log: &EditLog, d: Vec3) -> Option<f32> {
     let layer_m = terrain.grid.layer_m(0);
     // From the highest region down: the first crossing found is the top one.
     for z in (start.z.saturating_sub(1)..=highest).rev() {
-        let key = RegionKey { z, ..start };
-        let columns = terrain.columns(key);
-        let mut grid = terrain.voxels(&columns);
-        let edits = log.region(key);
-        apply_edits(terrain, &mut grid, &columns, &edits.edits, &edits.bakes);
+        // The 2D pass is the same for every region stacked in the shell.
+        let stacked = ColumnField { key: RegionKey { z, ..start }, columns: columns.columns.clone() };
+        let grid = edited(terrain, &stacked, &log.region(stacked.key));
         let first = (z as i32 * REGION_CELLS - MARGIN) as f32;
         for c in (owned.start + 1..=owned.end).rev() {
-            let (below, above) = (grid.at(a, b, c - 1), grid.at(a, b, c));
-            if below.is_solid() && !above.is_solid() {
-                let (lo, hi) = (below.density_m(), above.density_m());
-                return Some(floor + (first + (c - 1) as f32 + lo / (lo - hi)) * layer_m);
+            if let Some(t) = upward_crossing(grid.at(a, b, c - 1), grid.at(a, b, c)) {
+                return Some(floor + (first + (c - 1) as f32 + t) * layer_m);
             }
         }
     }
     None
+}
+
+/// The voxels of the region of `columns` with `edits` applied.
+pub(super) fn edited(terrain: &Terrain, columns: &ColumnField, edits: &RegionEdits) -> VoxelGrid {
+    let mut grid = terrain.voxels(columns);
+    apply_edits(terrain, &mut grid, columns, &edits.edits, &edits.bakes);
+    grid
+}
+
+/// Where the ground gives way to air going up from sample `below` to the
+/// sample `above` it, as a fraction of the layer between them; `None`
+/// unless `below` is solid and `above` air.
+pub(super) fn upward_crossing(below: Voxel, above: Voxel) -> Option<f32> {
+    let (lo, hi) = (below.density_m(), above.density_m());
+    (below.is_solid() && !above.is_solid()).then(|| lo / (lo - hi))
 }

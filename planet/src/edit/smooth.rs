@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::BTreeMap;
 
-use super::{Edit, EditError, RegionEdits, apply_edits};
+use super::ground::{edited, upward_crossing};
+use super::{Edit, EditError, RegionEdits};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey};
 use crate::terrain::Terrain;
 
@@ -106,8 +107,7 @@ fn ground_points(terrain: &Terrain, regions: &[(RegionKey, RegionEdits)], edit: 
     let mut nearest: BTreeMap<Column, (f32, f32, f32, f32)> = BTreeMap::new();
     for (key, edits) in regions {
         let columns = terrain.columns(*key);
-        let mut grid = terrain.voxels(&columns);
-        apply_edits(terrain, &mut grid, &columns, &edits.edits, &edits.bakes);
+        let grid = edited(terrain, &columns, edits);
         let layer_m = terrain.grid.layer_m(key.lod);
         let first = (key.z as i32 * REGION_CELLS - MARGIN) as f32;
         for b in owned.clone() {
@@ -120,12 +120,8 @@ fn ground_points(terrain: &Terrain, regions: &[(RegionKey, RegionEdits)], edit: 
                     continue;
                 }
                 for c in owned.clone() {
-                    let (below, above) = (grid.at(a, b, c - 1), grid.at(a, b, c));
-                    if !below.is_solid() || above.is_solid() {
-                        continue;
-                    }
-                    let (lo, hi) = (below.density_m(), above.density_m());
-                    let h = at((c - 1) as f32 + lo / (lo - hi)).dot(up);
+                    let Some(t) = upward_crossing(grid.at(a, b, c - 1), grid.at(a, b, c)) else { continue };
+                    let h = at((c - 1) as f32 + t).dot(up);
                     let slot = nearest.entry((key.face, key.x, key.y, a, b)).or_insert((f32::MAX, 0.0, 0.0, 0.0));
                     if h.abs() <= reach && h.abs() < slot.0 {
                         *slot = (h.abs(), x, z, h);

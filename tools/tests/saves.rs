@@ -136,3 +136,52 @@ fn a_save_killed_mid_write_always_loads_and_keeps_what_was_written() {
     assert!(killed >= 100, "only {killed} of 200 runs were killed");
     assert!(mid_write >= 10, "only {mid_write} kills landed while the save was written");
 }
+
+#[test]
+fn planet_edit_aims_at_the_ground_a_baked_save_leaves() {
+    // A save whose crowded regions are baked (the digs there dropped from
+    // its edits): `planet edit` finds the ground the bakes hold, as a
+    // loaded world shows it, not the ground the kept edits alone leave.
+    let dir = scratch_dir("saves", "baked");
+    let save = dir.join("world.save");
+    let system = planet::PlannedSystem::default_system();
+    let terrain = planet::terrain::Terrain::new(&system.planets[1]);
+    let d = planet::terrain::lat_lon_direction(-22.3233, -16.7839);
+    let ground = planet::edit::ground_radius(&terrain, &planet::edit::EditLog::new(), d).unwrap();
+    let mut log = planet::edit::EditLog::new();
+    let side = d.any_orthonormal_vector();
+    // Digs about the spot, then paints over them until every region there
+    // is baked after the last dig: the digs all leave the log.
+    let spot = |i: usize| {
+        let a = i as f32 * 2.4;
+        let turn = side * libm::cosf(a) + d.cross(side) * libm::sinf(a);
+        (d * ground + turn * ((i % 6) as f32 * 0.5) - d * 1.5).to_array()
+    };
+    for (op, count) in [(Operation::Dig, 100), (Operation::Paint, 60)] {
+        for i in 0..count {
+            let edit = Edit { op, brush: Brush::Sphere { radius_m: 2.5 }, centre: spot(i), material: 1 };
+            log.push(&terrain, edit).unwrap();
+        }
+    }
+    assert!(log.baked_regions() > 0, "the crowd was not baked");
+    assert!(log.edits().iter().all(|e| e.op == Operation::Paint), "digs are left in the log: {:?}", log.edits());
+    let mut start = Save::new(system.signature(), system.planets.len());
+    start.planets[1] = log.edits().to_vec();
+    start.bakes[1] = log.bakes();
+    engine::savefile::write_save(&save, &start).unwrap();
+    let dug = planet::edit::ground_radius(&terrain, &log, d).unwrap();
+    assert!(dug < ground - 2.0, "the crowd dug the ground at the spot down by only {} m", ground - dug);
+    let at = "-22.3233,-16.7839";
+    let out = planet(&["edit", "--save", &s(&save), "--planet", "1", "--at", at, "--op", "paint", "--radius", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let saved = Save::decode(&std::fs::read(&save).unwrap()).unwrap();
+    let paint = saved.planets[1].last().unwrap();
+    let r = glam::Vec3::from_array(paint.centre).length();
+    assert!(
+        (r - dug).abs() < 0.05,
+        "the paint's centre is {:.2} m off the baked ground ({:.2} m under the undug)",
+        r - dug,
+        ground - r
+    );
+    assert_eq!(saved.bakes[1], start.bakes[1], "the bakes are kept as they were");
+}

@@ -21,7 +21,7 @@ mod smooth;
 use serde::{Deserialize, Serialize};
 
 pub use apply::{apply_edits, buries, object_reach_m};
-pub use bake::{BAKE_AT, Bake, BakeAt, bake_region};
+pub use bake::{BAKE_AT, Bake, BakeAt, bake_ball, bake_region};
 pub use brush::Brush;
 pub use ground::ground_radius;
 pub use log::{EditLog, RegionEdits, WindowBox, stamp, window_box};

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use planet::edit::save::Save;
-use planet::edit::{Brush, Edit, EditLog, Operation, ground_radius};
+use planet::edit::{Bake, Brush, Edit, EditLog, Operation, bake_ball, ground_radius};
 use planet::terrain::lat_lon_direction;
 
 use crate::failure::Failure;
@@ -108,15 +108,29 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     {
         return Err(Failure::Invalid(format!("{}: planet {index}, edit {i}: {e}", args.save.display())));
     }
-    // The edit aims at the ground as the saved edits left it, and a smooth
-    // fits its surface to that ground: the saved edits that can reach the
-    // regions there are indexed (not all of them: a save may hold millions).
+    // The edit aims at the ground as the saved edits and bakes left it, and
+    // a smooth fits its surface to that ground: those that can reach the
+    // regions there are indexed (not all of them: a save may hold
+    // millions), as a loaded world holds them, each bake in its place
+    // among the edits kept. This log never bakes: the save gets no bake.
     let d = lat_lon_direction(lat, lon);
     let spot = d * (terrain.recipe.radius_m + terrain.surface_at(d).surface_m);
-    let near: Vec<Edit> =
-        save.planets[index].iter().copied().filter(|e| Vec3::from_array(e.centre).distance(spot) < NEAR_M).collect();
-    let mut log =
-        EditLog::with_edits(&terrain, &near).map_err(|(_, e)| Failure::Invalid(format!("a saved edit: {e}")))?;
+    let saved = &save.planets[index];
+    let near_at: Vec<u32> = (0..saved.len() as u32)
+        .filter(|&i| Vec3::from_array(saved[i as usize].centre).distance(spot) < NEAR_M)
+        .collect();
+    let near: Vec<Edit> = near_at.iter().map(|&i| saved[i as usize]).collect();
+    let near_bakes: Vec<(u32, Bake)> = save.bakes[index]
+        .iter()
+        .filter(|(_, bake)| {
+            let (centre, radius) = bake_ball(&terrain, bake.key);
+            centre.distance(spot) < NEAR_M + radius
+        })
+        .map(|(before, bake)| (near_at.partition_point(|&i| i < *before) as u32, bake.clone()))
+        .collect();
+    let mut log = EditLog::with_bakes(&terrain, &near, &near_bakes)
+        .map_err(|(_, e)| Failure::Invalid(format!("{}: planet {index}: {e}", args.save.display())))?;
+    log.set_bake_at(usize::MAX);
     let ground = ground_radius(&terrain, &log, d).unwrap_or(spot.length());
     let centre: Vec3 = d * (ground - args.depth);
     let edit = log.fit(&terrain, Edit { op, brush, centre: centre.to_array(), material });

@@ -101,7 +101,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     save.check_world(system.signature(), planets)
         .map_err(|e| Failure::Invalid(format!("{}: {e}", args.save.display())))?;
     let index = args.planet.planet as usize;
-    // The saved edits are checked one by one (cheap); only the new one is indexed.
+    // Every saved edit is checked (cheap); only those near the spot are indexed, below.
     let (radius, materials) = (terrain.recipe.radius_m, terrain.recipe.materials.len());
     if let Some((i, e)) =
         save.planets[index].iter().enumerate().find_map(|(i, e)| e.check(radius, materials).err().map(|e| (i, e)))

@@ -29,6 +29,7 @@ pub mod edit;
 pub mod geometry;
 pub mod hash;
 pub mod json;
+pub mod layout;
 pub mod mesh;
 pub mod noise;
 pub mod physics;

@@ -16,8 +16,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// fallback) and cave mouths rise as a shaft (issue 14). 3: every derived
 /// recipe field drawn from its own stream, keyed by its path (issue 14).
 /// 4: the scatter stage runs before the collider, whose LOD-0 and LOD-1
-/// colliders hold the trunks and boulders (issue 16).
-pub const GENERATOR_VERSION: u32 = 4;
+/// colliders hold the trunks and boulders (issue 16). 5: the planet layout
+/// (issue 18): belts of mountain stamps, routed rivers with their own water,
+/// lakes, beaches from the coast distance, deposits rarest first.
+pub const GENERATOR_VERSION: u32 = 5;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

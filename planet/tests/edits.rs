@@ -74,7 +74,7 @@ fn edited(t: &Terrain, key: RegionKey, edits: &[Edit]) -> VoxelGrid {
 /// The region holding `p` at `lod` and every region within one step of it.
 fn around(t: &Terrain, p: Vec3, lod: u8) -> Vec<RegionKey> {
     let mut key = t.surface_key(p.normalize(), lod);
-    let floor = t.recipe.radius_m + t.fields.elevation_m(p.normalize(), t.node_cell_m(lod)) - t.grid.shell_below_m;
+    let floor = t.recipe.radius_m + t.elevation_m(p.normalize(), t.node_cell_m(lod)) - t.grid.shell_below_m;
     let layer = ((p.length() - floor) / t.grid.layer_m(lod) / 32.0).max(0.0) as u32;
     key.z = layer.min(t.grid.regions_up(lod) - 1);
     let mut out = t.grid.neighbours(key);

@@ -546,7 +546,7 @@ fn key_at(terrain: &Terrain, p: Vec3, lod: u8) -> RegionKey {
     let cells = grid.cells_across(lod) as f32;
     let regions = grid.regions_across(lod);
     let column = |t: f32| (((t + 1.0) * 0.5 * cells / REGION_CELLS as f32) as u32).min(regions - 1);
-    let floor = terrain.recipe.radius_m + terrain.fields.elevation_m(d, terrain.node_cell_m(lod)) - grid.shell_below_m;
+    let floor = terrain.recipe.radius_m + terrain.elevation_m(d, terrain.node_cell_m(lod)) - grid.shell_below_m;
     let layer = (p.length() - floor) / grid.layer_m(lod);
     let z = ((layer / REGION_CELLS as f32).max(0.0) as u32).min(grid.regions_up(lod) - 1);
     RegionKey { face: face.index(), lod, x: column(u), y: column(v), z }
@@ -592,7 +592,7 @@ pub fn window_box(terrain: &Terrain, key: RegionKey) -> WindowBox {
         *d = grid.direction(key.lod, GridPoint { face, x: x0 + a * span / 4, y: y0 + b * span / 4 });
     }
     let cell_m = terrain.node_cell_m(key.lod);
-    let elevations = directions.map(|d| terrain.fields.elevation_m(d, cell_m));
+    let elevations = directions.map(|d| terrain.elevation_m(d, cell_m));
     let low = elevations.iter().copied().fold(f32::MAX, f32::min);
     let high = elevations.iter().copied().fold(f32::MIN, f32::max);
     // Between lattice directions the elevation may rise or fall by a slope of

@@ -55,19 +55,25 @@ impl PlanetGrid {
     /// two allows (0.71..=1.41 m at the base radius, on the face centre lines).
     #[must_use]
     pub fn new(recipe: &PlanetRecipe) -> Self {
-        let arc = recipe.radius_m * core::f32::consts::FRAC_PI_2;
+        Self {
+            shell_m: recipe.shell.thickness_m as f32,
+            shell_below_m: recipe.shell.depth_below_surface_m,
+            ..Self::of_radius(recipe.radius_m)
+        }
+    }
+
+    /// The face grid of a planet of base radius `radius_m` (no shell): what
+    /// the plan grid needs.
+    #[must_use]
+    pub fn of_radius(radius_m: f32) -> Self {
+        let arc = radius_m * core::f32::consts::FRAC_PI_2;
         let regions = arc / REGION_CELLS as f32;
         // round(log2(regions)) without a float log: compare with sqrt(2) steps.
         let mut max_lod = 0u8;
         while (1u64 << (max_lod + 1)) as f32 <= regions * core::f32::consts::FRAC_1_SQRT_2 * 2.0 && max_lod < 20 {
             max_lod += 1;
         }
-        Self {
-            radius_m: recipe.radius_m,
-            max_lod,
-            shell_m: recipe.shell.thickness_m as f32,
-            shell_below_m: recipe.shell.depth_below_surface_m,
-        }
+        Self { radius_m, max_lod, shell_m: 0.0, shell_below_m: 0.0 }
     }
 
     /// Cells across a face at `lod`.

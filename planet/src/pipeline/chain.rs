@@ -3,13 +3,14 @@
 //! [`Chain`] of the outputs made so far.
 
 use std::borrow::Cow;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use super::stage::{Stage, StageOutput, StageValue};
 use super::stages;
 use crate::RegionKey;
 use crate::dump::DumpError;
 use crate::edit::{BakeAt, Edit};
+use crate::layout::Layout;
 use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
@@ -73,11 +74,16 @@ impl<'a> RegionInput<'a> {
         }
     }
 
-    /// The planet's terrain: the one lent, or one built from the chain's plan.
+    /// The planet's terrain: the one lent, or one built from the chain's
+    /// plan and layout.
     pub fn terrain(&self, chain: &Chain, stage: Stage) -> Result<Cow<'a, Terrain>, DumpError> {
         match self.terrain {
             Some(t) => Ok(Cow::Borrowed(t)),
-            None => Ok(Cow::Owned(Terrain::new(chain.need::<PlanetPlan>(&stages::PLANET_PLAN, stage)?))),
+            None => {
+                let plan = chain.need::<PlanetPlan>(&stages::PLANET_PLAN, stage)?;
+                let layout = chain.need::<Arc<Layout>>(&stages::PLANET_LAYOUT, stage)?;
+                Ok(Cow::Owned(Terrain::with_layout(plan, Arc::clone(layout))))
+            }
         }
     }
 

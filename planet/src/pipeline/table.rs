@@ -28,6 +28,7 @@ static STANDARD: LazyLock<Pipeline> = LazyLock::new(|| {
     Pipeline::new(vec![
         &stages::SYSTEM_PLAN,
         &stages::PLANET_PLAN,
+        &stages::PLANET_LAYOUT,
         &stages::COLUMNS,
         &stages::VOXELS,
         &stages::CUBE_MESH,

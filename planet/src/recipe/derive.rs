@@ -9,8 +9,8 @@ use super::palette::{
     AtmosphereRecipe, BiomeRecipe, MaterialRecipe, Pattern, ScatterKind, ScatterRecipe, SurfaceRules,
 };
 use super::planet::{
-    CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe, NoiseRecipe,
-    OverhangRecipe, PlanetRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe, TerrainRecipe,
+    BeltRecipe, CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe, NoiseRecipe,
+    OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe, TerrainRecipe,
 };
 use crate::hash::{HashStream, hash0, salt, salt_str};
 
@@ -207,6 +207,16 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         highland_exponent: d.range("elevation.highland_exponent", 1.0, 1.6, 0.05),
         ranges: d.noise("elevation.ranges", [radius_m * 0.15, radius_m * 0.3], [5, 7]),
         ranges_m,
+        belts: BeltRecipe {
+            threshold: d.range("elevation.belts.threshold", 0.42, 0.55, 0.01),
+            spacing: d.range("elevation.belts.spacing", 0.8, 1.2, 0.05),
+            radius_m: [
+                nice(radius_m * d.range("elevation.belts.radius_m[0]", 0.04, 0.05, 0.005), 10.0),
+                nice(radius_m * d.range("elevation.belts.radius_m[1]", 0.07, 0.09, 0.005), 10.0),
+            ],
+            peak_share: [d.range("elevation.belts.peak_share[0]", 0.4, 0.55, 0.01), 1.0],
+            aspect: [d.range("elevation.belts.aspect[0]", 0.4, 0.55, 0.01), 0.9],
+        },
     };
     let sea = SeaRecipe {
         enabled: kind != PlanetKind::Desert,
@@ -232,17 +242,24 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
             height_m: d.range("terrain.detail.height_m", 1.5, 3.0, 0.5),
         },
         mountains: MountainRecipe {
-            mask: d.noise("terrain.mountains.mask", [600.0, 1200.0], [2, 3]),
-            threshold: d.range("terrain.mountains.threshold", 0.0, 0.25, 0.01),
             ridges: d.noise("terrain.mountains.ridges", [120.0, 260.0], [5, 6]),
             height_m: nice(d.range("terrain.mountains.height_m", 30.0, 40.0, 1.0) * rugged, 1.0).min(44.0),
         },
         rivers: RiverRecipe {
             enabled: matches!(kind, PlanetKind::Rocky | PlanetKind::Ocean),
-            course: d.noise("terrain.rivers.course", [900.0, 1800.0], [3, 4]),
-            width: d.range("terrain.rivers.width", 0.008, 0.015, 0.001),
-            bank_width: d.range("terrain.rivers.bank_width", 0.02, 0.05, 0.005),
-            depth_m: d.range("terrain.rivers.depth_m", 6.0, 10.0, 0.5),
+            spring_spacing_m: nice(radius_m * d.range("terrain.rivers.spring_spacing_m", 0.1, 0.14, 0.005), 10.0),
+            spring_min_m: nice(amplitude_m * d.range("terrain.rivers.spring_min_m", 0.15, 0.3, 0.01), 1.0),
+            width_m: [
+                d.range("terrain.rivers.width_m[0]", 3.0, 4.0, 0.5),
+                d.range("terrain.rivers.width_m[1]", 12.0, 18.0, 0.5),
+            ],
+            depth_m: [
+                d.range("terrain.rivers.depth_m[0]", 1.0, 1.5, 0.1),
+                d.range("terrain.rivers.depth_m[1]", 3.0, 5.0, 0.5),
+            ],
+            valley_m: d.range("terrain.rivers.valley_m", 24.0, 48.0, 1.0),
+            min_length_m: nice(radius_m * d.range("terrain.rivers.min_length_m", 0.06, 0.1, 0.005), 10.0),
+            bed_material: slot::GRAVEL,
         },
         overhangs: OverhangRecipe {
             noise: d.noise("terrain.overhangs.noise", [40.0, 80.0], [3, 4]),
@@ -350,6 +367,7 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         bedrock: slot::BEDROCK,
         beach: slot::SAND,
         beach_height_m: d.range("surface.beach_height_m", 2.0, 6.0, 0.5),
+        beach_length_m: d.range("surface.beach_length_m", 40.0, 90.0, 1.0),
         snow: slot::SNOW,
         snow_line_m: match kind {
             PlanetKind::Ice => d.range("surface.snow_line_m", -200.0, 0.0, 10.0),
@@ -397,6 +415,13 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
                 Polygonizer::SurfaceNets,
             ],
             cube_resources_max_lod: 1,
+        },
+        plots: PlotRecipe {
+            max_slope_deg: d.range("plots.max_slope_deg", 6.0, 9.0, 0.5),
+            radius_m: d.range("plots.radius_m", 40.0, 60.0, 1.0),
+            spacing_m: nice(radius_m * d.range("plots.spacing_m", 0.2, 0.3, 0.01), 10.0),
+            min_height_m: d.range("plots.min_height_m", 2.0, 4.0, 0.5),
+            water_m: d.range("plots.water_m", 150.0, 300.0, 10.0),
         },
     }
 }

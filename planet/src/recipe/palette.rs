@@ -100,6 +100,8 @@ pub struct SurfaceRules {
     pub beach: u32,
     /// Height above sea level below which there is beach, metres.
     pub beach_height_m: f32,
+    /// Farthest a beach reaches inland from the sea, metres (the plan's coast distance).
+    pub beach_length_m: f32,
     /// Snow on high ground.
     pub snow: u32,
     /// Height above sea level at which snow starts, metres (it also follows cold).
@@ -115,6 +117,7 @@ impl SurfaceRules {
         c.index("bedrock", self.bedrock, materials, "materials");
         c.index("beach", self.beach, materials, "materials");
         c.f32_in("beach_height_m", self.beach_height_m, 0.0..=64.0);
+        c.f32_in("beach_length_m", self.beach_length_m, 0.0..=1000.0);
         c.index("snow", self.snow, materials, "materials");
         c.f32_in("snow_line_m", self.snow_line_m, -4000.0..=8000.0);
         c.f32_in("strata_m", self.strata_m, 0.0..=64.0);

@@ -87,10 +87,42 @@ pub struct ElevationRecipe {
     pub bias: f32,
     /// Exponent applied to high ground (1 = as is, above 1 = flatter lowlands, peakier highlands).
     pub highland_exponent: f32,
-    /// Mountain ranges: ridged noise raised on high ground.
+    /// The tectonic noise: its ridges, on high ground, mark where mountain
+    /// belts run (the plan's belt mask).
     pub ranges: NoiseRecipe,
-    /// Largest height of the ranges, metres.
+    /// Highest peak a belt's stamp raises, metres.
     pub ranges_m: f32,
+    /// The mountain belts: mask, skeleton and stamps (`layout::belts`).
+    pub belts: BeltRecipe,
+}
+
+/// Mountain belts, as the landscape generator makes them: where the ridged
+/// tectonic noise on high ground passes `threshold`, the mask is thinned to a
+/// centreline and stamps are placed along it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BeltRecipe {
+    /// Tectonic value (ridged noise times the highland share) above which
+    /// the ground belongs to a belt, 0..=1.
+    pub threshold: f32,
+    /// Least distance between stamps along a belt, in radii of the earlier stamp.
+    pub spacing: f32,
+    /// A stamp's radius along its long axis, metres.
+    pub radius_m: [f32; 2],
+    /// A stamp's peak, as a share of `ranges_m` (times the mask's strength).
+    pub peak_share: [f32; 2],
+    /// A stamp's width over its length.
+    pub aspect: [f32; 2],
+}
+
+impl Validate for BeltRecipe {
+    fn validate(&self, c: &mut Checker) {
+        c.f32_in("threshold", self.threshold, 0.0..=1.0);
+        c.f32_in("spacing", self.spacing, 0.25..=4.0);
+        c.span("radius_m", self.radius_m, 20.0..=5000.0);
+        c.span("peak_share", self.peak_share, 0.0..=1.0);
+        c.span("aspect", self.aspect, 0.2..=1.0);
+    }
 }
 
 impl ElevationRecipe {
@@ -109,6 +141,7 @@ impl Validate for ElevationRecipe {
         c.f32_in("highland_exponent", self.highland_exponent, 0.25..=4.0);
         c.nested("ranges", &self.ranges);
         c.f32_in("ranges_m", self.ranges_m, 0.0..=3000.0);
+        c.nested("belts", &self.belts);
     }
 }
 
@@ -148,14 +181,10 @@ impl Validate for HeightLayer {
     }
 }
 
-/// Mountains: ridged noise where a mask says "mountain".
+/// Mountain detail: ridged noise over the belts' stamps (their footprint is its mask).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MountainRecipe {
-    /// Where mountains are: mountain where the mask exceeds `threshold`.
-    pub mask: NoiseRecipe,
-    /// Mask value above which the ground becomes mountainous, -1..=1.
-    pub threshold: f32,
     /// Ridged noise that shapes the peaks.
     pub ridges: NoiseRecipe,
     /// Largest height the peaks add, metres.
@@ -164,35 +193,70 @@ pub struct MountainRecipe {
 
 impl Validate for MountainRecipe {
     fn validate(&self, c: &mut Checker) {
-        c.nested("mask", &self.mask);
-        c.f32_in("threshold", self.threshold, -1.0..=1.0);
         c.nested("ridges", &self.ridges);
         c.f32_in("height_m", self.height_m, 0.0..=512.0);
     }
 }
 
-/// Rivers: valleys carved where a noise field crosses zero.
+/// Rivers, as the plan routes them (`layout::rivers`): springs on high
+/// ground, routed downhill to the sea or a lake, each with a channel, a
+/// valley and a water surface of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RiverRecipe {
-    /// Whether rivers are carved.
+    /// Whether the plan routes rivers.
     pub enabled: bool,
-    /// The noise whose zero crossings are the river courses.
-    pub course: NoiseRecipe,
-    /// Width of a river as a fraction of the noise range, 0.001..=0.2.
-    pub width: f32,
-    /// Extra width of the sloping banks, same units.
-    pub bank_width: f32,
-    /// Depth carved at the centre of a river, metres.
-    pub depth_m: f32,
+    /// One spring may rise in each square of this side, metres.
+    pub spring_spacing_m: f32,
+    /// Springs rise only where the uncarved ground stands this far above the sea, metres.
+    pub spring_min_m: f32,
+    /// Channel width at a spring and at the largest flow, metres.
+    pub width_m: [f32; 2],
+    /// Channel depth under the water surface at a spring and at the largest flow, metres.
+    pub depth_m: [f32; 2],
+    /// How far the valley reaches beyond the channel on each side, metres.
+    pub valley_m: f32,
+    /// Rivers shorter than this are not kept, metres.
+    pub min_length_m: f32,
+    /// The material of river beds: an index into `materials`.
+    pub bed_material: u32,
 }
 
 impl Validate for RiverRecipe {
     fn validate(&self, c: &mut Checker) {
-        c.nested("course", &self.course);
-        c.f32_in("width", self.width, 0.001..=0.2);
-        c.f32_in("bank_width", self.bank_width, 0.0..=0.5);
-        c.f32_in("depth_m", self.depth_m, 0.0..=64.0);
+        c.f32_in("spring_spacing_m", self.spring_spacing_m, 100.0..=20_000.0);
+        c.f32_in("spring_min_m", self.spring_min_m, 0.0..=2000.0);
+        c.span("width_m", self.width_m, 1.0..=64.0);
+        c.span("depth_m", self.depth_m, 0.5..=24.0);
+        c.f32_in("valley_m", self.valley_m, 0.0..=256.0);
+        c.f32_in("min_length_m", self.min_length_m, 0.0..=20_000.0);
+    }
+}
+
+/// Buildable plots (`layout::plots`): flat, dry, reachable ground, near water
+/// where there is some. The settlements stand on them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlotRecipe {
+    /// Steepest plan slope anywhere on a plot, degrees.
+    pub max_slope_deg: f32,
+    /// Radius of a plot's flat ground, metres.
+    pub radius_m: f32,
+    /// At most one plot in each square of this side, metres.
+    pub spacing_m: f32,
+    /// Least height of a plot above the sea, metres.
+    pub min_height_m: f32,
+    /// Plots this near water (sea, lake or river) are preferred, metres.
+    pub water_m: f32,
+}
+
+impl Validate for PlotRecipe {
+    fn validate(&self, c: &mut Checker) {
+        c.f32_in("max_slope_deg", self.max_slope_deg, 0.5..=30.0);
+        c.f32_in("radius_m", self.radius_m, 10.0..=500.0);
+        c.f32_in("spacing_m", self.spacing_m, 100.0..=20_000.0);
+        c.f32_in("min_height_m", self.min_height_m, 0.0..=200.0);
+        c.f32_in("water_m", self.water_m, 0.0..=5000.0);
     }
 }
 
@@ -249,7 +313,7 @@ impl TerrainRecipe {
     /// The most they can lower it.
     #[must_use]
     pub fn max_fall_m(&self) -> f32 {
-        self.hills.height_m + self.detail.height_m + self.overhangs.amplitude_m + self.rivers.depth_m
+        self.hills.height_m + self.detail.height_m + self.overhangs.amplitude_m + self.rivers.depth_m[1]
     }
 }
 
@@ -419,6 +483,8 @@ pub struct PlanetRecipe {
     pub atmosphere: AtmosphereRecipe,
     /// Polygonizer choices.
     pub meshing: MeshingRecipe,
+    /// Buildable plots.
+    pub plots: PlotRecipe,
 }
 
 /// Most materials a palette may hold (a voxel stores material ids as `u8`).
@@ -443,6 +509,9 @@ impl Validate for PlanetRecipe {
         }
         c.scope("sea", |c| self.sea.validate_with(c, materials, self.elevation.amplitude_m));
         c.nested("terrain", &self.terrain);
+        c.scope("terrain", |c| {
+            c.scope("rivers", |c| c.index("bed_material", self.terrain.rivers.bed_material, materials, "materials"));
+        });
         // The 2D and 3D layers must fit in the voxel shell around the elevated surface.
         let above = self.shell.thickness_m as f32 - self.shell.depth_below_surface_m;
         if self.terrain.max_rise_m() > above - 4.0 {
@@ -482,5 +551,6 @@ impl Validate for PlanetRecipe {
         }
         c.nested("atmosphere", &self.atmosphere);
         c.nested("meshing", &self.meshing);
+        c.nested("plots", &self.plots);
     }
 }

@@ -136,12 +136,12 @@ impl Habitat {
                 let c = coarse[at];
                 let altitude = h - sea_zero;
                 let t = temperature_c(r, d, altitude, c.temperature_noise);
-                let g = ground(r, t, moisture(r, c.moisture_noise), altitude, slope_deg);
+                let g = ground(r, t, moisture(r, c.moisture_noise), altitude, slope_deg, terrain.layout.coast_m(d));
                 let biome = &r.biomes[g.biome as usize];
                 let bare = u32::from(g.surface[0]) == r.surface.rock
                     || u32::from(g.surface[0]) == r.surface.snow
                     || r.materials[g.surface[0] as usize].emission > 0.5;
-                let dry = h > sea + 0.5;
+                let dry = h > sea + 0.5 && terrain.layout.lake_at(d).is_none_or(|level| h > level + 0.5);
                 surface_m.push(h);
                 let (i, j) = (first[0] + a as i32, first[1] + b as i32);
                 for ((p, noise), (lo, hi)) in placements.iter().zip(&noises).zip(&ranges) {

@@ -60,7 +60,7 @@ pub fn biome(r: &PlanetRecipe, temperature: f32, moisture: f32) -> usize {
 }
 
 /// Mixes material `m` in with weight `w` in [0, 1], keeping the two strongest.
-fn mix(ground: &mut ([u8; 2], f32), m: u8, w: f32) {
+pub(crate) fn mix(ground: &mut ([u8; 2], f32), m: u8, w: f32) {
     if w <= 0.0 {
         return;
     }
@@ -75,7 +75,7 @@ fn mix(ground: &mut ([u8; 2], f32), m: u8, w: f32) {
 
 /// The ground of a column.
 #[must_use]
-pub fn ground(r: &PlanetRecipe, temperature: f32, moisture: f32, altitude_m: f32, slope_deg: f32) -> Ground {
+pub fn ground(r: &PlanetRecipe, temperature: f32, moisture: f32, altitude_m: f32, slope_deg: f32, coast_m: f32) -> Ground {
     let bi = biome(r, temperature, moisture);
     let b = &r.biomes[bi];
     let s = &r.surface;
@@ -85,10 +85,12 @@ pub fn ground(r: &PlanetRecipe, temperature: f32, moisture: f32, altitude_m: f32
     let snow =
         smoothstep(s.snow_line_m - 40.0, s.snow_line_m + 40.0, altitude_m).max(smoothstep(-1.0, -6.0, temperature));
     mix(&mut g, s.snow as u8, snow);
-    // Beach near and under the sea.
+    // Beach near and under the sea: within the beach's height above it and
+    // its length from it (the plan's coast distance).
     if r.sea.enabled {
-        let beach = 1.0 - smoothstep(s.beach_height_m * 0.5, s.beach_height_m * 1.5, altitude_m);
-        mix(&mut g, s.beach as u8, beach);
+        let low = 1.0 - smoothstep(s.beach_height_m * 0.5, s.beach_height_m * 1.5, altitude_m);
+        let near = 1.0 - smoothstep(s.beach_length_m * 0.6, s.beach_length_m, coast_m);
+        mix(&mut g, s.beach as u8, low * near);
     }
     // Bare rock on steep ground, over everything else.
     mix(&mut g, s.rock as u8, smoothstep(s.rock_slope_deg - 6.0, s.rock_slope_deg + 6.0, slope_deg));
@@ -111,15 +113,17 @@ mod tests {
         let r = derive_recipe(PlanetKind::Rocky, 4);
         let s = r.surface;
         // Temperate, moist, flat, inland: the forest's grass.
-        let g = ground(&r, 15.0, 0.8, 50.0, 5.0);
+        let g = ground(&r, 15.0, 0.8, 50.0, 5.0, 500.0);
         assert_eq!(r.biomes[usize::from(g.biome)].name, "forest");
         assert_eq!(g.surface[0], r.biomes[usize::from(g.biome)].surface as u8);
         // A cliff is rock.
-        assert_eq!(ground(&r, 15.0, 0.8, 50.0, 70.0).surface[0], s.rock as u8);
+        assert_eq!(ground(&r, 15.0, 0.8, 50.0, 70.0, 500.0).surface[0], s.rock as u8);
         // A beach is sand.
-        assert_eq!(ground(&r, 15.0, 0.8, 0.5, 2.0).surface[0], s.beach as u8);
+        assert_eq!(ground(&r, 15.0, 0.8, 0.5, 2.0, 0.0).surface[0], s.beach as u8);
+        // Low ground far from the sea (a lake shore inland) is no beach.
+        assert_ne!(ground(&r, 15.0, 0.8, 0.5, 2.0, s.beach_length_m + 10.0).surface[0], s.beach as u8);
         // A frozen summit is snow.
-        assert_eq!(ground(&r, -20.0, 0.5, 900.0, 10.0).surface[0], s.snow as u8);
+        assert_eq!(ground(&r, -20.0, 0.5, 900.0, 10.0, 500.0).surface[0], s.snow as u8);
         // Outside every window: the nearest biome.
         assert_eq!(r.biomes[biome(&r, 25.0, 0.1)].name, "desert");
     }

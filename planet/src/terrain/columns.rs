@@ -12,8 +12,8 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::Terrain;
-use super::climate::{ground, moisture, temperature_c};
-use super::fields::{CoarseFields, smoothstep};
+use super::climate::{Ground, ground, mix, moisture, temperature_c};
+use super::fields::CoarseFields;
 use super::lattice::{Window, near_cube_corner};
 use crate::geometry::{RegionKey, WINDOW};
 
@@ -30,8 +30,11 @@ pub struct Column {
     pub slope_deg: f32,
     /// How mountainous, 0..=1 (the plain mask is 1 - this).
     pub mountain: f32,
-    /// How much river bed, 0..=1.
+    /// How much river valley, 0..=1 (1 in the channel): the 3D noise fades with it.
     pub river: f32,
+    /// The river or lake water over the column, metres above the base radius
+    /// (`NO_WATER` where there is none; the sea is drawn on its own).
+    pub water_m: f32,
     /// Temperature, °C.
     pub temperature_c: f32,
     /// Moisture, 0..=1.
@@ -48,11 +51,20 @@ pub struct Column {
     pub surface_depth_m: f32,
 }
 
+/// A column's `water_m` where no river or lake water stands over it.
+pub const NO_WATER: f32 = f32::MIN;
+
 impl Column {
     /// The 2D surface's height above the base radius, metres.
     #[must_use]
     pub fn surface_m(&self) -> f32 {
         self.elevation_m + self.height_m
+    }
+
+    /// The river or lake water over the column, if any.
+    #[must_use]
+    pub fn water(&self) -> Option<f32> {
+        (self.water_m != NO_WATER).then_some(self.water_m)
     }
 }
 
@@ -82,27 +94,71 @@ impl ColumnField {
 struct Relief {
     coarse: CoarseFields,
     height_m: f32,
-    mountain: f32,
+    /// Valley, bed and water of the rivers and lakes.
     river: f32,
+    bed: f32,
+    water_m: f32,
+    coast_m: f32,
 }
 
 impl Terrain {
-    fn relief(&self, d: Vec3, coarse: CoarseFields, cell_m: f32) -> Relief {
-        let r = &self.recipe;
-        let t = &r.terrain;
-        let mountain = smoothstep(t.mountains.threshold, t.mountains.threshold + 0.25, coarse.mountain_mask);
-        let ridges = if mountain > 0.0 { self.fields.ridges(d, cell_m) * mountain * t.mountains.height_m } else { 0.0 };
-        // Rivers cut valleys only above the sea, fading out at the shore.
-        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
-        let above_sea = smoothstep(sea, sea + 20.0, coarse.elevation_m + coarse.hills_m);
-        let river = if t.rivers.enabled && above_sea > 0.0 {
-            (1.0 - smoothstep(t.rivers.width, t.rivers.width + t.rivers.bank_width, coarse.river_course.abs()))
-                * above_sea
+    /// The 2D surface at `d` from its smooth fields, in the ladder's order
+    /// (ARCHITECTURE.md, "Precedence"): the base height and the stamps (in
+    /// `coarse.elevation_m`), hills, detail and the ridges on the stamps,
+    /// then the rivers' valley and channel carves. `margin_m`: how far
+    /// beyond a channel its water is kept (the water mesh's quad size).
+    fn relief(&self, d: Vec3, coarse: CoarseFields, cell_m: f32, margin_m: f32) -> Relief {
+        let t = &self.recipe.terrain;
+        let ridges = if coarse.mountain > 0.0 {
+            self.fields.ridges(d, cell_m) * coarse.mountain * t.mountains.height_m
         } else {
             0.0
         };
-        let height_m = coarse.hills_m + self.fields.detail_m(d, cell_m) + ridges - river * t.rivers.depth_m;
-        Relief { coarse, height_m, mountain, river }
+        let uncarved = coarse.hills_m + self.fields.detail_m(d, cell_m) + ridges;
+        let plan = self.layout.column_at(d, coarse.elevation_m + uncarved, margin_m);
+        // The carves never reach the bottom of the voxel shell.
+        let floor = -(self.grid.shell_below_m - 4.0 - t.overhangs.amplitude_m).max(0.0);
+        let height_m = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
+        Relief {
+            coarse,
+            height_m,
+            river: plan.river.valley,
+            bed: plan.river.bed,
+            water_m: plan.river.water_m.unwrap_or(NO_WATER),
+            coast_m: plan.coast_m,
+        }
+    }
+
+    /// The smooth fields at `d` with the belts' stamps: their height on the
+    /// elevation, their weight as the mountain mask.
+    #[must_use]
+    pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
+        let mut c = self.fields.coarse(d, cell_m);
+        let s = self.layout.stamps_at(d);
+        c.elevation_m += s.height_m;
+        c.mountain = s.weight;
+        c
+    }
+
+    /// The elevated surface's offset from the base radius at `d`, stamps included.
+    #[inline]
+    #[must_use]
+    pub fn elevation_m(&self, d: Vec3, cell_m: f32) -> f32 {
+        self.fields.base_elevation_m(d, cell_m) + self.layout.stamps_at(d).height_m
+    }
+
+    /// The ground of a column: climate, then the river bed's material over it.
+    fn column_ground(&self, relief: &Relief, temperature: f32, wet: f32, altitude: f32, slope_deg: f32) -> Ground {
+        let r = &self.recipe;
+        let mut g = ground(r, temperature, wet, altitude, slope_deg, relief.coast_m);
+        if relief.bed > 0.0 {
+            let bed = r.terrain.rivers.bed_material as u8;
+            let mut mixed = (g.surface, f32::from(g.blend) / 65535.0);
+            mix(&mut mixed, bed, relief.bed);
+            g.surface = mixed.0;
+            g.blend = (mixed.1.clamp(0.0, 1.0) * 65535.0) as u16;
+        }
+        g
     }
 
     /// The 2D pass for `key` (which must be a checked key of this planet).
@@ -115,11 +171,14 @@ impl Terrain {
         // A 38² window: one column of margin around the 36² sample window, for slopes.
         let window = Window::new(&self.grid, key, 3);
         let nodes: Vec<[f32; CoarseFields::COUNT]> =
-            window.node_directions.iter().map(|&d| self.fields.coarse(d, node_cell_m).to_array()).collect();
+            window.node_directions.iter().map(|&d| self.coarse(d, node_cell_m).to_array()).collect();
+        let margin_m = 2.0 * cell_m;
         let reliefs: Vec<Relief> = window
             .sites
             .iter()
-            .map(|s| self.relief(s.direction, CoarseFields::from_array(Window::interpolate(s, &nodes)), cell_m))
+            .map(|s| {
+                self.relief(s.direction, CoarseFields::from_array(Window::interpolate(s, &nodes)), cell_m, margin_m)
+            })
             .collect();
         let wide = window.side;
         let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
@@ -150,14 +209,15 @@ impl Terrain {
                 let altitude = surface - sea;
                 let temperature = temperature_c(r, site.direction, altitude, relief.coarse.temperature_noise);
                 let wet = moisture(r, relief.coarse.moisture_noise);
-                let g = ground(r, temperature, wet, altitude, slope_deg);
+                let g = self.column_ground(&relief, temperature, wet, altitude, slope_deg);
                 columns.push(Column {
                     direction: site.direction,
                     elevation_m: relief.coarse.elevation_m,
                     height_m: relief.height_m,
                     slope_deg,
-                    mountain: relief.mountain,
+                    mountain: relief.coarse.mountain,
                     river: relief.river,
+                    water_m: relief.water_m,
                     temperature_c: temperature,
                     moisture: wet,
                     biome: g.biome,
@@ -177,7 +237,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_height_at(&self, d: Vec3) -> f32 {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 0.0);
         relief.coarse.elevation_m + relief.height_m
     }
 
@@ -186,7 +246,7 @@ impl Terrain {
     /// scatter habitat samples this on its own world-fixed lattice.
     #[must_use]
     pub fn surface_with(&self, d: Vec3, cell_m: f32) -> (f32, CoarseFields) {
-        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 0.0);
         (relief.coarse.elevation_m + relief.height_m, relief.coarse)
     }
 
@@ -195,7 +255,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_at(&self, d: Vec3) -> SurfaceSample {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(d, self.fields.coarse(d, cell_m), cell_m);
+        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 2.0);
         let r = &self.recipe;
         let surface = relief.coarse.elevation_m + relief.height_m;
         let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
@@ -206,9 +266,10 @@ impl Terrain {
             surface_m: surface,
             temperature_c: temperature,
             moisture: wet,
-            mountain: relief.mountain,
+            mountain: relief.coarse.mountain,
             river: relief.river,
-            ground: ground(r, temperature, wet, surface - sea, 0.0),
+            water_m: relief.water_m,
+            ground: self.column_ground(&relief, temperature, wet, surface - sea, 0.0),
         }
     }
 }
@@ -226,8 +287,10 @@ pub struct SurfaceSample {
     pub moisture: f32,
     /// Mountain mask.
     pub mountain: f32,
-    /// River mask.
+    /// River valley mask.
     pub river: f32,
+    /// River or lake water over the point (`NO_WATER` where none).
+    pub water_m: f32,
     /// Biome and materials (slope not considered).
-    pub ground: super::climate::Ground,
+    pub ground: Ground,
 }

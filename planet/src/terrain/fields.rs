@@ -61,10 +61,8 @@ pub struct CoarseFields {
     pub elevation_m: f32,
     /// Rolling hills, metres above (or below) the elevated surface.
     pub hills_m: f32,
-    /// Raw mountain mask noise, [-1, 1].
-    pub mountain_mask: f32,
-    /// River course noise, [-1, 1]: rivers run along its zero crossings.
-    pub river_course: f32,
+    /// How much mountain, 0..=1: the strongest weight of the belts' stamps.
+    pub mountain: f32,
     /// Regional temperature noise, [-1, 1].
     pub temperature_noise: f32,
     /// Moisture noise, [-1, 1].
@@ -73,7 +71,7 @@ pub struct CoarseFields {
 
 impl CoarseFields {
     /// Number of fields.
-    pub const COUNT: usize = 6;
+    pub const COUNT: usize = 5;
 
     /// The fields as an array, for interpolation.
     #[must_use]
@@ -81,8 +79,7 @@ impl CoarseFields {
         [
             self.elevation_m,
             self.hills_m,
-            self.mountain_mask,
-            self.river_course,
+            self.mountain,
             self.temperature_noise,
             self.moisture_noise,
         ]
@@ -94,10 +91,9 @@ impl CoarseFields {
         Self {
             elevation_m: a[0],
             hills_m: a[1],
-            mountain_mask: a[2],
-            river_course: a[3],
-            temperature_noise: a[4],
-            moisture_noise: a[5],
+            mountain: a[2],
+            temperature_noise: a[3],
+            moisture_noise: a[4],
         }
     }
 }
@@ -109,16 +105,13 @@ pub struct Fields {
     elevation_amplitude_m: f32,
     elevation_bias: f32,
     highland_exponent: f32,
-    ranges_m: f32,
     hills_m: f32,
     continents: Layer,
     ranges: Layer,
     hills: Layer,
     detail: Layer,
     detail_m: f32,
-    mountain_mask: Layer,
     ridges: Layer,
-    rivers: Layer,
     temperature: Layer,
     moisture: Layer,
     overhang: Layer,
@@ -137,16 +130,13 @@ impl Fields {
             elevation_amplitude_m: r.elevation.amplitude_m,
             elevation_bias: r.elevation.bias,
             highland_exponent: r.elevation.highland_exponent,
-            ranges_m: r.elevation.ranges_m,
             hills_m: t.hills.height_m,
             continents: Layer::new(seed, b"contnent", &r.elevation.continents),
             ranges: Layer::new(seed, b"ranges", &r.elevation.ranges),
             hills: Layer::new(seed, b"hills", &t.hills.noise),
             detail: Layer::new(seed, b"detail", &t.detail.noise),
             detail_m: t.detail.height_m,
-            mountain_mask: Layer::new(seed, b"mtnmask", &t.mountains.mask),
             ridges: Layer::new(seed, b"ridges", &t.mountains.ridges),
-            rivers: Layer::new(seed, b"rivers", &t.rivers.course),
             temperature: Layer::new(seed, b"temp", &r.climate.temperature_noise),
             moisture: Layer::new(seed, b"moisture", &r.climate.moisture),
             overhang: Layer::new(seed, b"overhang", &t.overhangs.noise),
@@ -167,34 +157,53 @@ impl Fields {
         self.radius_m
     }
 
-    /// The elevated surface's offset from the base radius at direction `d`, for
-    /// cells of `cell_m` metres: continents shaped into basins and highlands,
-    /// with ridged mountain ranges raised on the high ground.
+    /// The continents' raw value at `d`, in [-1, 1] (above 0 is high ground).
     #[inline]
-    #[must_use]
-    pub fn elevation_m(&self, d: Vec3, cell_m: f32) -> f32 {
-        let p = d * self.radius_m;
-        let c =
-            (self.continents.fbm(p, self.continents.octaves_for(cell_m)) * 1.6 + self.elevation_bias).clamp(-1.0, 1.0);
-        let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
-        let highland = smoothstep(0.0, 0.45, c);
-        let ranges =
-            if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
-        shaped * self.elevation_amplitude_m + ranges * self.ranges_m
+    fn continent(&self, p: Vec3, cell_m: f32) -> f32 {
+        (self.continents.fbm(p, self.continents.octaves_for(cell_m)) * 1.6 + self.elevation_bias).clamp(-1.0, 1.0)
     }
 
-    /// The smooth fields at direction `d`.
+    /// The elevated surface's offset from the base radius at direction `d`
+    /// before the belts' stamps, for cells of `cell_m` metres: continents
+    /// shaped into basins and highlands (`Terrain::elevation_m` adds the stamps).
+    #[inline]
+    #[must_use]
+    pub fn base_elevation_m(&self, d: Vec3, cell_m: f32) -> f32 {
+        let c = self.continent(d * self.radius_m, cell_m);
+        let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
+        shaped * self.elevation_amplitude_m
+    }
+
+    /// The base elevation and the tectonic value at `d`: the ranges' ridged
+    /// noise times the highland share, in [0, 1], whose ridges are the belt mask.
+    #[must_use]
+    pub fn tectonic(&self, d: Vec3, cell_m: f32) -> (f32, f32) {
+        let p = d * self.radius_m;
+        let c = self.continent(p, cell_m);
+        let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
+        let highland = smoothstep(0.0, 0.45, c);
+        let ridge = if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
+        (shaped * self.elevation_amplitude_m, ridge)
+    }
+
+    /// The smooth fields at direction `d` before the stamps (no mountain).
     #[must_use]
     pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
         let p = d * self.radius_m;
         CoarseFields {
-            elevation_m: self.elevation_m(d, cell_m),
-            hills_m: self.hills.fbm(p, self.hills.octaves_for(cell_m)) * self.hills_m,
-            mountain_mask: self.mountain_mask.fbm(p, self.mountain_mask.octaves_for(cell_m)),
-            river_course: self.rivers.fbm(p, self.rivers.octaves_for(cell_m)),
+            elevation_m: self.base_elevation_m(d, cell_m),
+            hills_m: self.hills(d, cell_m),
+            mountain: 0.0,
             temperature_noise: self.temperature.fbm(p, self.temperature.octaves_for(cell_m)),
             moisture_noise: self.moisture.fbm(p, self.moisture.octaves_for(cell_m)),
         }
+    }
+
+    /// Rolling hills at `d`, metres.
+    #[inline]
+    #[must_use]
+    pub fn hills(&self, d: Vec3, cell_m: f32) -> f32 {
+        self.hills.fbm(d * self.radius_m, self.hills.octaves_for(cell_m)) * self.hills_m
     }
 
     /// Small-scale roughness at direction `d`, metres.
@@ -249,11 +258,11 @@ mod tests {
         for i in 0..4000 {
             let t = i as f32 * 0.618;
             let d = Vec3::new(libm::sinf(t), libm::cosf(t * 1.3), libm::sinf(t * 0.7 + 1.0)).normalize();
-            let e = f.elevation_m(d, 1.0);
+            let e = f.base_elevation_m(d, 1.0);
             lo = lo.min(e);
             hi = hi.max(e);
         }
-        assert!(lo >= -r.elevation.amplitude_m && hi <= r.elevation.max_rise_m(), "{lo}..{hi}");
+        assert!(lo >= -r.elevation.amplitude_m && hi <= r.elevation.amplitude_m, "{lo}..{hi}");
         // Both basins and high ground occur.
         assert!(lo < -0.2 * r.elevation.amplitude_m && hi > 0.2 * r.elevation.amplitude_m, "{lo}..{hi}");
     }

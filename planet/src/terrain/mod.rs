@@ -21,16 +21,19 @@ mod lattice;
 mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
-pub use columns::{Column, ColumnField, SurfaceSample};
+pub use columns::{Column, ColumnField, NO_WATER, SurfaceSample};
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
 pub(crate) use voxels::quantize;
 pub use voxels::{DENSITY_PER_M, Voxel, VoxelGrid};
 
+use std::sync::Arc;
+
 use glam::Vec3;
 
 use crate::geometry::{KeyError, PlanetGrid, REGION_CELLS, RegionKey, face_coords};
+use crate::layout::Layout;
 use crate::plan::PlanetPlan;
 use crate::recipe::PlanetRecipe;
 
@@ -45,17 +48,27 @@ pub struct Terrain {
     pub grid: PlanetGrid,
     /// The planet's noise layers.
     pub fields: Fields,
+    /// The planet's layout (belts, rivers, lakes, coast, plots), shared.
+    pub layout: Arc<Layout>,
 }
 
 impl Terrain {
     /// The terrain generator of a planet.
     #[must_use]
     pub fn new(plan: &PlanetPlan) -> Self {
+        Self::with_layout(plan, Arc::new(Layout::build(plan)))
+    }
+
+    /// The terrain generator of a planet whose layout is made already (the
+    /// layout stage's output, or one a caller keeps by signature).
+    #[must_use]
+    pub fn with_layout(plan: &PlanetPlan, layout: Arc<Layout>) -> Self {
         Self {
             seed: plan.seed,
             recipe: plan.recipe.clone(),
             grid: PlanetGrid::new(&plan.recipe),
             fields: Fields::new(plan.seed, &plan.recipe),
+            layout,
         }
     }
 

@@ -126,7 +126,7 @@ impl<'t> Volume<'t> {
         let floor_r = window
             .node_directions
             .iter()
-            .map(|&d| terrain.recipe.radius_m + terrain.fields.elevation_m(d, cell_m) - terrain.grid.shell_below_m)
+            .map(|&d| terrain.recipe.radius_m + terrain.elevation_m(d, cell_m) - terrain.grid.shell_below_m)
             .collect();
         let mut level_z = [0.0; LEVELS];
         for (l, z) in level_z.iter_mut().enumerate() {
@@ -239,6 +239,8 @@ impl Terrain {
                 // Overhangs: only inside the band where they can change the sign
                 // (|depth| <= band), faded out towards fade_height above the surface.
                 let band_layers = layers_in(s - band, s + band);
+                // The 3D noise stills in river valleys: the channel keeps its shape.
+                let calm = amplitude * (1.0 - col.river);
                 if amplitude > 0.0 && !band_layers.is_empty() {
                     let mut profile = [0f32; LEVELS];
                     for l in level_of[band_layers.start].0..=level_of[band_layers.end - 1].0 + 1 {
@@ -249,7 +251,7 @@ impl Terrain {
                         let n = mix(profile[l], profile[l + 1], t);
                         // 1 at and below the surface, 0 from fade_height above it.
                         let fade = clamp01(1.0 + (s - z_of[c]) * inv_fade);
-                        d[c] += amplitude * fade * n;
+                        d[c] += calm * fade * n;
                     }
                 }
                 // Worm caves: below their minimum depth, above the shell floor, fading in

@@ -56,11 +56,32 @@ pub struct ViewSpec {
     pub look: Option<u32>,
     /// Vertical field of view, degrees, 1..=120.
     pub fov: f64,
+    /// A place the planet's layout names, which replaces lat, lon, alt,
+    /// heading and pitch (`Spot`).
+    pub spot: Option<Spot>,
+}
+
+/// Places a view can name instead of coordinates, found in the planet's
+/// layout on its day side where it can be (the first by the layout's order
+/// otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spot {
+    /// 2.5 m over the water of the longest river that reaches the sea, 60 m
+    /// up from its mouth, looking upstream.
+    River,
+    /// Before the highest mountain stamp, looking at its peak.
+    Peak,
+    /// On the edge of a buildable plot, looking across it.
+    Plot,
+}
+
+impl Spot {
+    const NAMES: [(&'static str, Spot); 3] = [("river", Spot::River), ("peak", Spot::Peak), ("plot", Spot::Plot)];
 }
 
 impl Default for ViewSpec {
     fn default() -> Self {
-        Self { planet: 1, lat: 0.0, lon: 0.0, alt: 2.0, heading: 0.0, pitch: 0.0, look: None, fov: 60.0 }
+        Self { planet: 1, lat: 0.0, lon: 0.0, alt: 2.0, heading: 0.0, pitch: 0.0, look: None, fov: 60.0, spot: None }
     }
 }
 
@@ -91,8 +112,19 @@ pub enum ViewError {
         hi: f64,
     },
     /// A key views do not have.
-    #[error("unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov)")]
+    #[error("unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot)")]
     UnknownKey(String),
+    /// A spot given with coordinates it replaces.
+    #[error("{0} and {1} together: a spot places the view itself (keep planet and fov)")]
+    SpotConflict(&'static str, String),
+    /// A spot the planet's layout does not have.
+    #[error("{spot}: planet {planet} has none (its layout: `planet plan --planet {planet}`)")]
+    NoSpot {
+        /// The spot's name.
+        spot: &'static str,
+        /// The planet.
+        planet: u32,
+    },
     /// A key given twice (which one was meant?).
     #[error("{0} is given twice")]
     Repeated(String),
@@ -131,6 +163,14 @@ impl std::str::FromStr for ViewSpec {
         let mut v = Self::default();
         let mut seen: Vec<String> = Vec::new();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if let Some(&(name, spot)) = Spot::NAMES.iter().find(|(name, _)| *name == pair) {
+                if v.spot.is_some() {
+                    return Err(ViewError::Repeated("spot".to_owned()));
+                }
+                v.spot = Some(spot);
+                seen.push(name.to_owned());
+                continue;
+            }
             let (key, value) = pair.split_once('=').ok_or_else(|| ViewError::NotKeyValue(pair.to_owned()))?;
             if seen.iter().any(|k| k == key.trim()) {
                 return Err(ViewError::Repeated(key.trim().to_owned()));
@@ -165,6 +205,12 @@ impl std::str::FromStr for ViewSpec {
                 other => return Err(ViewError::UnknownKey(other.to_owned())),
             }
         }
+        if let Some(spot) = v.spot
+            && let Some(placed) =
+                seen.iter().find(|k| ["lat", "lon", "alt", "heading", "pitch", "look"].contains(&k.as_str()))
+        {
+            return Err(ViewError::SpotConflict(spot.name(), placed.clone()));
+        }
         if let Some(turn) = seen.iter().find(|k| *k == "heading" || *k == "pitch")
             && v.look.is_some()
         {
@@ -178,6 +224,9 @@ impl ViewSpec {
     /// The pose of this view in `world`, or an error naming a planet that
     /// does not exist.
     pub fn pose(&self, world: &World) -> Result<Pose, ViewError> {
+        if self.spot.is_some() {
+            return self.resolve(world)?.pose(world);
+        }
         let last = world.planets.len().saturating_sub(1);
         let planet = world.planets.get(self.planet as usize).ok_or(ViewError::NoSuchPlanet {
             key: "planet",
@@ -199,6 +248,85 @@ impl ViewSpec {
             None => view_direction(d, self.heading, self.pitch),
         };
         Ok(Pose::looking(position, forward, d))
+    }
+}
+
+impl Spot {
+    /// The spot's name, as views write it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::NAMES.iter().find(|(_, s)| *s == self).map_or("spot", |(n, _)| n)
+    }
+}
+
+impl ViewSpec {
+    /// This view with its spot (if any) replaced by the coordinates it names.
+    pub fn resolve(&self, world: &World) -> Result<ViewSpec, ViewError> {
+        let Some(spot) = self.spot else { return Ok(*self) };
+        let last = world.planets.len().saturating_sub(1);
+        let p = world.planets.get(self.planet as usize).ok_or(ViewError::NoSuchPlanet {
+            key: "planet",
+            planet: self.planet,
+            last,
+        })?;
+        let none = ViewError::NoSpot { spot: spot.name(), planet: self.planet };
+        let layout = &p.terrain.layout.data;
+        let noon = (-p.position).normalize_or(DVec3::Y).as_vec3();
+        let lit = |d: glam::Vec3| d.dot(noon) > 0.2;
+        let (stand, target, alt) = match spot {
+            Spot::River => {
+                let mut rivers: Vec<&planet::layout::River> =
+                    layout.rivers.iter().filter(|r| r.end == planet::layout::RiverEnd::Sea).collect();
+                rivers.sort_by(|a, b| {
+                    let (ma, mb) = (a.points.last().map(|q| q.direction), b.points.last().map(|q| q.direction));
+                    (mb.is_some_and(lit), b.length_m)
+                        .partial_cmp(&(ma.is_some_and(lit), a.length_m))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                });
+                let river = rivers.first().ok_or(none)?;
+                // 60 m up from the mouth, looking 60 m further up.
+                let at = |m: f32| {
+                    let mut left = m;
+                    let mut i = river.points.len() - 1;
+                    while i > 0 && left > 0.0 {
+                        left -= (river.points[i].direction - river.points[i - 1].direction).length()
+                            * p.terrain.recipe.radius_m;
+                        i -= 1;
+                    }
+                    river.points[i]
+                };
+                let (here, ahead) = (at(60.0), at(120.0));
+                let ground = p.terrain.surface_height_at(here.direction);
+                (here.direction, ahead.direction, f64::from((here.level_m - ground).max(0.0) + 2.5))
+            }
+            Spot::Peak => {
+                let peak = layout
+                    .stamps
+                    .iter()
+                    .filter(|s| lit(s.centre))
+                    .chain(layout.stamps.iter())
+                    .fold(None::<&planet::layout::Stamp>, |best, s| match best {
+                        Some(b) if b.peak_m >= s.peak_m && (lit(b.centre) || !lit(s.centre)) => Some(b),
+                        _ => Some(s),
+                    })
+                    .ok_or(none)?;
+                let back = peak.axis * (peak.radius_m * 1.4 / p.terrain.recipe.radius_m);
+                ((peak.centre - back).normalize(), peak.centre, 30.0)
+            }
+            Spot::Plot => {
+                let plot = layout.plots.iter().find(|q| lit(q.centre)).or(layout.plots.first()).ok_or(none)?;
+                let side = plot.centre.any_orthonormal_vector() * (plot.radius_m / p.terrain.recipe.radius_m);
+                ((plot.centre - side).normalize(), plot.centre, 2.0)
+            }
+        };
+        let (lat, lon) = lat_lon_of(stand.as_dvec3());
+        let up = stand.as_dvec3();
+        let toward = target.as_dvec3() - up * target.as_dvec3().dot(up);
+        let north = (DVec3::Y - up * up.y).normalize_or(DVec3::X);
+        let east = north.cross(up);
+        let heading = libm::atan2(toward.dot(east), toward.dot(north)).to_degrees();
+        let pitch = if spot == Spot::Peak { 8.0 } else { -4.0 };
+        Ok(ViewSpec { planet: self.planet, lat, lon, alt, heading, pitch, look: None, fov: self.fov, spot: None })
     }
 }
 
@@ -280,7 +408,7 @@ pub fn sunlit_cave_mouth(world: &World, planet: u32, back_m: f64) -> Option<View
     let north = (DVec3::Y - stand * stand.y).normalize_or(DVec3::X);
     let east = north.cross(stand);
     let heading = libm::atan2(level.dot(east), level.dot(north)).to_degrees();
-    Some(ViewSpec { planet, lat, lon, alt: 4.0, heading, pitch: -12.0, look: None, fov: 60.0 })
+    Some(ViewSpec { planet, lat, lon, alt: 4.0, heading, pitch: -12.0, look: None, fov: 60.0, spot: None })
 }
 
 #[cfg(test)]

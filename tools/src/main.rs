@@ -47,6 +47,8 @@ enum Command {
     Slice(commands::slice::Args),
     /// Write an equirectangular PNG map of a planet: elevation, water and biomes.
     Map(commands::map::Args),
+    /// Make a planet's layout (belts, rivers, lakes, plots) and print its figures and the time of each part.
+    Plan(commands::plan::Args),
     /// Export a region's meshes (and optionally its neighbours') as OBJ or PLY, with an optional PNG preview.
     Mesh(commands::mesh::Args),
     /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
@@ -104,6 +106,7 @@ fn main() -> ExitCode {
         Some(Command::Region(args)) => commands::region::run(&args),
         Some(Command::Slice(args)) => commands::slice::run(&args),
         Some(Command::Map(args)) => commands::map::run(&args),
+        Some(Command::Plan(args)) => commands::plan::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Scatter(args)) => commands::scatter::run(&args),
         Some(Command::Edit(args)) => commands::edit::run(&args),

@@ -265,8 +265,8 @@ impl ColumnOwner {
         }
         if key.lod > 0 {
             let d = columns.at(a, b).direction;
-            out.floor0_m = terrain.recipe.radius_m + terrain.elevation_m(d, terrain.node_cell_m(0))
-                - terrain.grid.shell_below_m;
+            out.floor0_m =
+                terrain.recipe.radius_m + terrain.elevation_m(d, terrain.node_cell_m(0)) - terrain.grid.shell_below_m;
         }
         Some(out)
     }

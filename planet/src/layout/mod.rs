@@ -107,8 +107,8 @@ impl PlanetLayout {
         let grid = PlanGrid::new(&PlanetGrid::new(recipe));
         let fields = Fields::new(plan.seed, recipe);
         let mut walker = Walker::new(grid.len());
-        // Octaves finer than six plan cells change no route: dropped.
-        let cell_m = grid.cell_m() * 3.0;
+        // Octaves finer than eight plan cells change no route: dropped.
+        let cell_m = grid.cell_m() * 4.0;
         // Tectonic value and base height (before the stamps) of every cell.
         let mut base = Vec::with_capacity(grid.len());
         let mut tectonic = Vec::with_capacity(grid.len());
@@ -129,7 +129,8 @@ impl PlanetLayout {
             .map(|c| base[c as usize] + stamps_at(&stamps, &stamp_index, &grid, grid.centre(c), c).height_m)
             .collect();
         done("height");
-        let (drainage, lakes) = rivers::drain(&grid, &mut walker, recipe, &height);
+        let route = rivers::meander(&grid, plan.seed, &height);
+        let (drainage, lakes) = rivers::drain(&grid, &mut walker, recipe, &route);
         let river_list = rivers::rivers(&grid, recipe, plan.seed, &height, &drainage, &lakes);
         done("rivers");
         let beach_cap = (recipe.surface.beach_length_m + COAST_STEP_M * 2.0).min(COAST_STEP_M * 255.0);
@@ -150,7 +151,8 @@ impl PlanetLayout {
         let river = coast::distance_to(&grid, |c| river_cell[c as usize], river_cap);
         done("coast");
         let slope = plots::slopes(&grid, &height);
-        let inputs = plots::PlotInputs { height: &height, slope: &slope, drainage: &drainage, water: &water, river: &river };
+        let inputs =
+            plots::PlotInputs { height: &height, slope: &slope, drainage: &drainage, water: &water, river: &river };
         let plot_list = plots::plots(&grid, &mut walker, recipe, &inputs);
         done("plots");
         Self {
@@ -190,7 +192,7 @@ impl PlanetLayout {
             mask_cells: self.mask_cells,
             rivers: self.rivers.len(),
             river_ends: ends,
-            river_length_m: self.rivers.iter().map(|r| r.length_m).sum(),
+            river_length_m: self.rivers.iter().map(|r| r.length_m).fold(0.0, |a, b| a + b),
             longest_river_m: self.rivers.iter().map(|r| r.length_m).fold(0.0, f32::max),
             lakes: self.lakes.len(),
             lake_cells: self.lakes.iter().map(|l| l.cells.len()).sum(),
@@ -230,7 +232,9 @@ impl PlanetLayout {
             }
             for (j, p) in r.points.iter().enumerate() {
                 if !unit(p.direction) || !p.level_m.is_finite() || !(p.width_m > 0.0 && p.width_m <= 256.0) {
-                    out.push(format!("rivers[{i}].points[{j}]: direction must be a unit vector, level_m finite, width_m in (0, 256]"));
+                    out.push(format!(
+                        "rivers[{i}].points[{j}]: direction must be a unit vector, level_m finite, width_m in (0, 256]"
+                    ));
                     break;
                 }
             }
@@ -241,7 +245,9 @@ impl PlanetLayout {
                 RiverEnd::Joins { river, point }
                     if (river as usize) >= i || point as usize >= self.rivers[river as usize].points.len() =>
                 {
-                    out.push(format!("rivers[{i}].end: joins river {river} point {point}, which is not an earlier river's point"));
+                    out.push(format!(
+                        "rivers[{i}].end: joins river {river} point {point}, which is not an earlier river's point"
+                    ));
                 }
                 _ => {}
             }

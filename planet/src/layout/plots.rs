@@ -99,9 +99,11 @@ pub fn plots(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, input:
                 for y in by * block..((by + 1) * block).min(PLAN_CELLS) {
                     for x in bx * block..((bx + 1) * block).min(PLAN_CELLS) {
                         let c = PlanGrid::index(face, x, y);
-                        if buildable[c as usize] && reach[c as usize] >= MIN_REACH_CELLS as u32 {
+                        // Water at least the disc's radius away: the disc stays dry.
+                        let dry_disc = input.water[c as usize] >= p.radius_m + grid.cell_m();
+                        if buildable[c as usize] && dry_disc && reach[c as usize] >= MIN_REACH_CELLS as u32 {
                             // Near water first (any distance within water_m is as good), then flat.
-                            let wet = input.water[c as usize].max(p.water_m * 0.25);
+                            let wet = input.water[c as usize];
                             let score = if wet <= p.water_m { wet } else { p.water_m * 4.0 };
                             candidates.push((score + input.slope[c as usize], c));
                         }
@@ -109,7 +111,7 @@ pub fn plots(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, input:
                 }
                 candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 // The first candidate (by score) whose whole disc is buildable.
-                for &(_, c) in candidates.iter().take(24) {
+                for &(_, c) in candidates.iter().take(48) {
                     if let Some(plot) = disc(grid, walker, recipe, input, &buildable, c) {
                         out.push(plot);
                         break;

@@ -1,7 +1,10 @@
 //! Rivers, as the voxel generator routes them, on the plan grid's uncarved
 //! height (never the carved height they make):
 //!
-//! 1. A priority flood from the sea (or, with none, from the lowest cell)
+//! 1. A priority flood from the sea (or, with none, from the lowest cell),
+//!    over the height with a meander noise added (`meander`: a large
+//!    landscape's slopes are smooth, and steepest descent on them runs
+//!    straight for kilometres),
 //!    gives every cell a filled level, never below its ground and never
 //!    lower downstream, and a receiver one step nearer the sea. Cells the
 //!    fill lifts more than `LAKE_DEPTH_M` above their ground are lakes.
@@ -10,13 +13,11 @@
 //! 3. One spring may rise in each square of the recipe's spacing, on high
 //!    ground. Each is followed down its receivers until it reaches the sea, a
 //!    lake, or a river traced before it, which it joins.
-//! 4. A river's water level is its cells' filled level less a freeboard,
-//!    never rising downstream, and meeting the sea level at the mouth; its
+//! 4. A river's water level is its cells' ground less a freeboard, never
+//!    rising downstream (the lowest so far), and meeting the sea level at
+//!    the mouth (a lake's level, or the joined river's, at its end); its
 //!    width and depth grow with the flow. The course is smoothed (Chaikin),
 //!    keeping the ends and the points where tributaries join fixed.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -30,6 +31,8 @@ use crate::recipe::PlanetRecipe;
 pub const FREEBOARD_M: f32 = 1.0;
 /// How far the fill must lift a cell above its ground for it to be lake, metres.
 pub const LAKE_DEPTH_M: f32 = FREEBOARD_M;
+/// The deepest a lake stands over its basin's floor, metres.
+pub const LAKE_MAX_DEPTH_M: f32 = 24.0;
 /// The rise of the fill from cell to cell over flat or sunken ground, metres:
 /// enough to order every route, too little to see.
 const FILL_STEP_M: f32 = 2e-4;
@@ -39,8 +42,6 @@ pub const NONE: u32 = u32::MAX;
 /// The flood's result over every cell.
 #[derive(Clone, Debug)]
 pub struct Drainage {
-    /// Filled level of every cell, metres above the base radius.
-    pub filled: Vec<f32>,
     /// The cell each cell drains into (`NONE` for the sea and the sink).
     pub receiver: Vec<u32>,
     /// Cells draining through each cell, itself included.
@@ -57,7 +58,7 @@ pub struct Drainage {
 pub struct Lake {
     /// Water level, metres above the base radius.
     pub level_m: f32,
-    /// Its cells, ascending.
+    /// Its cells under water, ascending.
     pub cells: Vec<Cell>,
 }
 
@@ -106,10 +107,26 @@ pub struct River {
     pub length_m: f32,
 }
 
-/// An f32 as a u32 that sorts as the float does.
-fn ordered(x: f32) -> u32 {
-    let b = x.to_bits();
-    if b >> 31 == 1 { !b } else { b | 0x8000_0000 }
+/// Largest height the meander noise adds to the routing height, metres.
+const MEANDER_M: f32 = 5.0;
+/// Its wavelength, metres.
+const MEANDER_WAVELENGTH_M: f32 = 220.0;
+
+/// The height rivers are routed over: `height` plus a meander
+/// noise, so that courses wind. The water levels still follow `height`.
+#[must_use]
+pub fn meander(grid: &PlanGrid, seed: u64, height: &[f32]) -> Vec<f32> {
+    let noise =
+        crate::recipe::NoiseRecipe { wavelength_m: MEANDER_WAVELENGTH_M, octaves: 1, lacunarity: 2.0, gain: 0.5 };
+    let fractal = noise.fractal(crate::hash::noise_seed(seed, salt(b"meander")));
+    let scale = grid.radius_m() / MEANDER_WAVELENGTH_M;
+    height
+        .iter()
+        .enumerate()
+        .map(|(c, &h)| {
+            h + MEANDER_M * fractal.fbm3_octaves::<crate::noise::Gradient>(grid.centre(c as Cell) * scale, 1)
+        })
+        .collect()
 }
 
 /// The priority flood over ground `height`, lakes included.
@@ -121,38 +138,53 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
     let mut filled = height.to_vec();
     let mut receiver = vec![NONE; n];
     let mut done = vec![false; n];
-    let mut heap = BinaryHeap::new();
+    // The queue: buckets of one centimetre of level (Dial's algorithm), first
+    // in, first out within a bucket: a fixed order, and no heap.
+    let lowest = height.iter().copied().fold(f32::MAX, f32::min).min(sea_level.unwrap_or(f32::MAX));
+    let highest = height.iter().copied().fold(f32::MIN, f32::max);
+    let bucket_of = |level: f32| ((level - lowest) * 100.0) as usize;
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); bucket_of(highest) + 2];
     if let Some(level) = sea_level {
         for c in 0..n {
             if height[c] < level {
                 sea[c] = true;
                 filled[c] = level;
                 done[c] = true;
-                heap.push(Reverse((ordered(level), c as u32)));
+                buckets[bucket_of(level)].push(c as u32);
             }
         }
     }
-    if heap.is_empty() {
+    if buckets.iter().all(Vec::is_empty) {
         // No sea: everything drains to the lowest cell, a lake.
         let low = (0..n).min_by(|&a, &b| height[a].total_cmp(&height[b]).then(a.cmp(&b))).unwrap_or(0);
         done[low] = true;
-        heap.push(Reverse((ordered(height[low]), low as u32)));
+        buckets[bucket_of(height[low])].push(low as u32);
     }
     let mut order = Vec::with_capacity(n);
-    while let Some(Reverse((_, c))) = heap.pop() {
-        order.push(c);
-        let f = filled[c as usize];
-        for o in OFFSETS {
-            let Some(m) = grid.neighbour(c, o) else { continue };
-            if done[m as usize] {
-                continue;
+    let mut b = 0;
+    while b < buckets.len() {
+        let mut i = 0;
+        while i < buckets[b].len() {
+            let c = buckets[b][i];
+            i += 1;
+            order.push(c);
+            let f = filled[c as usize];
+            for o in OFFSETS {
+                let Some(m) = grid.neighbour(c, o) else { continue };
+                if done[m as usize] {
+                    continue;
+                }
+                done[m as usize] = true;
+                let level = height[m as usize].max(f + FILL_STEP_M);
+                filled[m as usize] = level;
+                receiver[m as usize] = c;
+                // Never into a bucket already passed (a filled level a hair over the last).
+                let to = bucket_of(level).max(b).min(buckets.len() - 1);
+                buckets[to].push(m);
             }
-            done[m as usize] = true;
-            let level = height[m as usize].max(f + FILL_STEP_M);
-            filled[m as usize] = level;
-            receiver[m as usize] = c;
-            heap.push(Reverse((ordered(level), m)));
         }
+        buckets[b] = Vec::new();
+        b += 1;
     }
     let mut flow = vec![1.0f32; n];
     for &c in order.iter().rev() {
@@ -174,13 +206,19 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
         let mut cells = Vec::new();
         walker.walk(grid, c, wet, |m| cells.push(m));
         cells.sort_unstable();
-        let level_m = cells.iter().map(|&m| filled[m as usize]).fold(f32::MAX, f32::min);
+        // The fill's level, but never more than `LAKE_MAX_DEPTH_M` over the
+        // basin's floor: a wide basin (a sea-less planet's) holds a lake at
+        // its bottom, not one to its rim. Rivers end where they enter the basin.
+        let spill = cells.iter().map(|&m| filled[m as usize]).fold(f32::MAX, f32::min);
+        let floor = cells.iter().map(|&m| height[m as usize]).fold(f32::MAX, f32::min);
+        let level_m = spill.min(floor + LAKE_MAX_DEPTH_M);
         for &m in &cells {
             lake[m as usize] = id;
         }
+        cells.retain(|&m| height[m as usize] < level_m);
         lakes.push(Lake { level_m, cells });
     }
-    (Drainage { filled, receiver, flow, sea, lake }, lakes)
+    (Drainage { receiver, flow, sea, lake }, lakes)
 }
 
 /// A river's course through cells before smoothing.
@@ -237,14 +275,15 @@ fn courses(grid: &PlanGrid, recipe: &PlanetRecipe, springs: &[Cell], d: &Drainag
             }
             c = r;
             cells.push(c);
+            // An earlier river's course, its mouth included: join it there.
+            if owner[c as usize] != NONE {
+                break Some(RiverEnd::Joins { river: owner[c as usize], point: at[c as usize] });
+            }
             if d.sea[c as usize] {
                 break Some(RiverEnd::Sea);
             }
             if d.lake[c as usize] != NONE {
                 break Some(RiverEnd::Lake(d.lake[c as usize]));
-            }
-            if owner[c as usize] != NONE {
-                break Some(RiverEnd::Joins { river: owner[c as usize], point: at[c as usize] });
             }
         };
         let Some(end) = end else { continue };
@@ -293,11 +332,11 @@ pub fn rivers(
         let mut level = f32::MAX;
         for (i, &c) in course.cells.iter().enumerate() {
             let last = i + 1 == course.cells.len();
-            let mut l = d.filled[c as usize] - FREEBOARD_M;
+            let mut l = height[c as usize] - FREEBOARD_M;
             if last {
                 l = match course.end {
                     RiverEnd::Sea => sea.unwrap_or(l),
-                    RiverEnd::Lake(k) => lakes[k as usize].level_m,
+                    RiverEnd::Lake(k) => lakes[k as usize].level_m.min(l),
                     RiverEnd::Joins { river, point } => raw[river as usize][point as usize].level_m,
                 };
             }
@@ -306,7 +345,13 @@ pub fn rivers(
             }
             level = level.min(l);
             let (width_m, depth_m) = size_for(recipe, d.flow[c as usize]);
-            points.push(RiverPoint { direction: grid.centre(c), level_m: level, width_m, depth_m, flow: d.flow[c as usize] });
+            points.push(RiverPoint {
+                direction: grid.centre(c),
+                level_m: level,
+                width_m,
+                depth_m,
+                flow: d.flow[c as usize],
+            });
         }
         raw.push(points);
     }
@@ -326,8 +371,7 @@ pub fn rivers(
         }
     }
     // Smooth each course; the joined points move to their new place in the course.
-    let smoothed: Vec<(Vec<RiverPoint>, Vec<u32>)> =
-        raw.iter().zip(&fixed).map(|(p, f)| chaikin(p, f, 2)).collect();
+    let smoothed: Vec<(Vec<RiverPoint>, Vec<u32>)> = raw.iter().zip(&fixed).map(|(p, f)| chaikin(p, f, 2)).collect();
     courses
         .iter()
         .zip(&smoothed)

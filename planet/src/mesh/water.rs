@@ -90,8 +90,7 @@ fn inland(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
     let quads = REGION_CELLS / STEP;
     let column = |x: i32, y: i32| {
         let (a, b) = (x - x0 + 2, y - y0 + 2);
-        ((0..WINDOW as i32).contains(&a) && (0..WINDOW as i32).contains(&b))
-            .then(|| columns.at(a as usize, b as usize))
+        ((0..WINDOW as i32).contains(&a) && (0..WINDOW as i32).contains(&b)).then(|| columns.at(a as usize, b as usize))
     };
     for qy in -1..=quads {
         for qx in -1..=quads {

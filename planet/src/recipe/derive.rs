@@ -9,8 +9,9 @@ use super::palette::{
     AtmosphereRecipe, BiomeRecipe, MaterialRecipe, Pattern, ScatterKind, ScatterRecipe, SurfaceRules,
 };
 use super::planet::{
-    BeltRecipe, CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe, NoiseRecipe,
-    OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe, TerrainRecipe,
+    BeltRecipe, CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MeshingRecipe, MountainRecipe,
+    NoiseRecipe, OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe,
+    TerrainRecipe,
 };
 use crate::hash::{HashStream, hash0, salt, salt_str};
 
@@ -246,9 +247,27 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
             height_m: nice(d.range("terrain.mountains.height_m", 30.0, 40.0, 1.0) * rugged, 1.0).min(44.0),
         },
         rivers: RiverRecipe {
-            enabled: matches!(kind, PlanetKind::Rocky | PlanetKind::Ocean),
-            spring_spacing_m: nice(radius_m * d.range("terrain.rivers.spring_spacing_m", 0.1, 0.14, 0.005), 10.0),
-            spring_min_m: nice(amplitude_m * d.range("terrain.rivers.spring_min_m", 0.15, 0.3, 0.01), 1.0),
+            // Water on most planets; lava runs down to a lava sea, brine to a
+            // desert's salt lakes, meltwater under an ice world's sky.
+            enabled: true,
+            spring_spacing_m: nice(
+                radius_m
+                    * match kind {
+                        PlanetKind::Rocky | PlanetKind::Ocean => {
+                            d.range("terrain.rivers.spring_spacing_m", 0.1, 0.14, 0.005)
+                        }
+                        _ => d.range("terrain.rivers.spring_spacing_m", 0.18, 0.25, 0.005),
+                    },
+                10.0,
+            ),
+            spring_min_m: nice(
+                amplitude_m
+                    * match kind {
+                        PlanetKind::Ocean => d.range("terrain.rivers.spring_min_m", 0.04, 0.08, 0.01),
+                        _ => d.range("terrain.rivers.spring_min_m", 0.15, 0.3, 0.01),
+                    },
+                1.0,
+            ),
             width_m: [
                 d.range("terrain.rivers.width_m[0]", 3.0, 4.0, 0.5),
                 d.range("terrain.rivers.width_m[1]", 12.0, 18.0, 0.5),
@@ -417,7 +436,7 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
             cube_resources_max_lod: 1,
         },
         plots: PlotRecipe {
-            max_slope_deg: d.range("plots.max_slope_deg", 6.0, 9.0, 0.5),
+            max_slope_deg: d.range("plots.max_slope_deg", 10.0, 13.0, 0.5),
             radius_m: d.range("plots.radius_m", 40.0, 60.0, 1.0),
             spacing_m: nice(radius_m * d.range("plots.spacing_m", 0.2, 0.3, 0.01), 10.0),
             min_height_m: d.range("plots.min_height_m", 2.0, 4.0, 0.5),

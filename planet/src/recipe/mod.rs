@@ -16,9 +16,9 @@ pub use error::{RecipeError, RecipeErrors};
 pub use kind::PlanetKind;
 pub use palette::{AtmosphereRecipe, BiomeRecipe, MaterialRecipe, Pattern, ScatterKind, ScatterRecipe, SurfaceRules};
 pub use planet::{
-    BeltRecipe, CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MAX_MATERIALS,
-    MeshingRecipe, MountainRecipe, NoiseRecipe, OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe,
-    SeaRecipe, ShellRecipe, TerrainRecipe,
+    BeltRecipe, CaveRecipe, ClimateRecipe, DepositRecipe, ElevationRecipe, HeightLayer, MAX_MATERIALS, MeshingRecipe,
+    MountainRecipe, NoiseRecipe, OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe,
+    ShellRecipe, TerrainRecipe,
 };
 pub use system::{DEFAULT_SYSTEM_JSON, MAX_PLANETS, PlanetOverride, SystemRecipe};
 

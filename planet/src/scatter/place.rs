@@ -37,7 +37,7 @@ pub struct Refusals {
     pub other_layer: u32,
     /// A ceiling or overhang lower than the object.
     pub roofed: u32,
-    /// The ground under it is below the sea.
+    /// The ground under it is below the sea, a river's or a lake's water.
     pub under_sea: u32,
     /// The ground under it is far below the surface (a cave floor).
     pub cave: u32,
@@ -156,6 +156,13 @@ impl Region<'_> {
             }
         };
         if self.sea_m.is_some_and(|sea| seat.height_m < sea + 0.2) {
+            self.refusals.under_sea += 1;
+            return None;
+        }
+        // Nor under a river's or a lake's water.
+        let up = direction(self.key.face(), u, v);
+        if self.terrain.layout.column_at(up, seat.height_m, 0.0).river.water_m.is_some_and(|w| seat.height_m < w + 0.2)
+        {
             self.refusals.under_sea += 1;
             return None;
         }

@@ -75,7 +75,14 @@ pub(crate) fn mix(ground: &mut ([u8; 2], f32), m: u8, w: f32) {
 
 /// The ground of a column.
 #[must_use]
-pub fn ground(r: &PlanetRecipe, temperature: f32, moisture: f32, altitude_m: f32, slope_deg: f32, coast_m: f32) -> Ground {
+pub fn ground(
+    r: &PlanetRecipe,
+    temperature: f32,
+    moisture: f32,
+    altitude_m: f32,
+    slope_deg: f32,
+    coast_m: f32,
+) -> Ground {
     let bi = biome(r, temperature, moisture);
     let b = &r.biomes[bi];
     let s = &r.surface;

@@ -76,25 +76,13 @@ impl CoarseFields {
     /// The fields as an array, for interpolation.
     #[must_use]
     pub fn to_array(self) -> [f32; Self::COUNT] {
-        [
-            self.elevation_m,
-            self.hills_m,
-            self.mountain,
-            self.temperature_noise,
-            self.moisture_noise,
-        ]
+        [self.elevation_m, self.hills_m, self.mountain, self.temperature_noise, self.moisture_noise]
     }
 
     /// The fields from an array.
     #[must_use]
     pub fn from_array(a: [f32; Self::COUNT]) -> Self {
-        Self {
-            elevation_m: a[0],
-            hills_m: a[1],
-            mountain: a[2],
-            temperature_noise: a[3],
-            moisture_noise: a[4],
-        }
+        Self { elevation_m: a[0], hills_m: a[1], mountain: a[2], temperature_noise: a[3], moisture_noise: a[4] }
     }
 }
 
@@ -182,7 +170,8 @@ impl Fields {
         let c = self.continent(p, cell_m);
         let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
         let highland = smoothstep(0.0, 0.45, c);
-        let ridge = if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
+        let ridge =
+            if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
         (shaped * self.elevation_amplitude_m, ridge)
     }
 

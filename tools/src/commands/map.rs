@@ -1,11 +1,15 @@
 //! `planet map --planet N --out map.png`: an equirectangular PNG of a whole
-//! planet: ground by biome and material, water by depth, hill shading. It
-//! samples the exact surface (`Terrain::surface_at`), on every core.
+//! planet: ground by biome and material, water by depth, hill shading, and
+//! the layout over it: lakes, rivers (wider with flow), plots (orange
+//! squares) and, with `--belts`, the mountain belts' skeleton (dark red) and
+//! each stamp's footprint (white outline). It samples the exact surface
+//! (`Terrain::surface_at`), on every core.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use planet::terrain::lat_lon_direction;
+use glam::Vec3;
+use planet::terrain::{Terrain, lat_lon_direction};
 
 use crate::failure::Failure;
 use crate::output::{errln, outln};
@@ -22,6 +26,12 @@ pub struct Args {
     /// Output PNG.
     #[arg(long)]
     out: PathBuf,
+    /// Also draw the mountain belts: their skeleton and every stamp's footprint.
+    #[arg(long)]
+    belts: bool,
+    /// Leave the layout out: the terrain alone.
+    #[arg(long)]
+    bare: bool,
 }
 
 /// Samples the planet and writes the map.
@@ -65,6 +75,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     let depth = ((level - s.surface_m) / 400.0).clamp(0.0, 1.0);
                     sea_color.map(|c| c * (1.2 - 0.7 * depth))
                 }
+                _ if s.water_m > s.surface_m => sea_color.map(|c| c * 1.5 + 0.05),
                 _ => {
                     let g = s.ground;
                     let base = pick::material_color(&terrain, g.surface, g.blend);
@@ -78,9 +89,78 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             rgb[(j * w + i) * 3..][..3].copy_from_slice(&pick::srgb(color));
         }
     }
+    if !args.bare {
+        overlay(&terrain, &mut rgb, w, h, args.belts, sea_color);
+    }
     pick::write_png(&args.out, w as u32, h as u32, rgb)?;
     let plan = &system.planets[args.planet.planet as usize];
     errln!("map of {} ({}): {w}x{h} samples in {:.2} s", plan.name, plan.kind, start.elapsed().as_secs_f64());
     outln!("{}", args.out.display());
     Ok(())
+}
+
+/// Pixel of a direction on the map, (column, row).
+fn pixel(d: Vec3, w: usize, h: usize) -> (i64, i64) {
+    let lat = libm::asinf(d.y.clamp(-1.0, 1.0)).to_degrees();
+    let lon = libm::atan2f(d.z, d.x).to_degrees();
+    let i = ((lon + 180.0) / 360.0 * w as f32).floor() as i64;
+    let j = ((90.0 - lat) / 180.0 * h as f32).floor() as i64;
+    (i.clamp(0, w as i64 - 1), j.clamp(0, h as i64 - 1))
+}
+
+/// Draws the layout over the map.
+fn overlay(terrain: &Terrain, rgb: &mut [u8], w: usize, h: usize, belts: bool, water: [f32; 3]) {
+    let layout = &terrain.layout.data;
+    let mut put = |(i, j): (i64, i64), c: [u8; 3]| {
+        if (0..w as i64).contains(&i) && (0..h as i64).contains(&j) {
+            rgb[(j as usize * w + i as usize) * 3..][..3].copy_from_slice(&c);
+        }
+    };
+    let line = |a: (i64, i64), b: (i64, i64), c: [u8; 3], put: &mut dyn FnMut((i64, i64), [u8; 3])| {
+        // Not across the map's seam at longitude 180.
+        if (a.0 - b.0).abs() > w as i64 / 2 {
+            return;
+        }
+        let steps = (a.0 - b.0).abs().max((a.1 - b.1).abs()).max(1);
+        for k in 0..=steps {
+            put((a.0 + (b.0 - a.0) * k / steps, a.1 + (b.1 - a.1) * k / steps), c);
+        }
+    };
+    if belts {
+        let grid = terrain.layout.grid();
+        for &c in &layout.skeleton {
+            put(pixel(grid.centre(c), w, h), [110, 20, 20]);
+        }
+        for s in &layout.stamps {
+            let side = s.centre.cross(s.axis);
+            let rim: Vec<(i64, i64)> = (0..=24)
+                .map(|k| {
+                    let t = k as f32 / 24.0 * std::f32::consts::TAU;
+                    let off = s.axis * (libm::cosf(t) * s.radius_m) + side * (libm::sinf(t) * s.radius_m * s.aspect);
+                    pixel((s.centre + off / terrain.recipe.radius_m).normalize(), w, h)
+                })
+                .collect();
+            for pair in rim.windows(2) {
+                line(pair[0], pair[1], [235, 235, 235], &mut put);
+            }
+        }
+    }
+    let river = pick::srgb(water.map(|c| (c * 2.2 + 0.1).min(1.0)));
+    for r in &layout.rivers {
+        for pair in r.points.windows(2) {
+            let (a, b) = (pixel(pair[0].direction, w, h), pixel(pair[1].direction, w, h));
+            line(a, b, river, &mut put);
+            if pair[0].width_m > 10.0 {
+                line((a.0 + 1, a.1), (b.0 + 1, b.1), river, &mut put);
+            }
+        }
+    }
+    for p in &layout.plots {
+        let (i, j) = pixel(p.centre, w, h);
+        for dj in -1..=1 {
+            for di in -1..=1 {
+                put((i + di, j + dj), [255, 150, 20]);
+            }
+        }
+    }
 }

@@ -8,6 +8,7 @@ pub mod inspect;
 pub mod map;
 pub mod mesh;
 pub mod path;
+pub mod plan;
 pub mod region;
 pub mod replay;
 pub mod scatter;

@@ -55,6 +55,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
             pitch,
             look: None,
             fov: 60.0,
+            spot: None,
         };
         views.push((format!("{}-{name}-orbit.png", p.index), at(p.radius * 2.2, 0.0, -90.0)));
         views.push((format!("{}-{name}-1km.png", p.index), at(1000.0, 30.0, -25.0)));

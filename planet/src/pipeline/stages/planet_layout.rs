@@ -71,7 +71,10 @@ impl RegionStage for PlanetLayoutStage {
         let Some(plan) = chain.value::<PlanetPlan>(&PLANET_PLAN) else { return Vec::new() };
         let mut found = layout.data.problems();
         if layout.data.radius_m != plan.recipe.radius_m {
-            found.push(format!("radius_m = {}: must be the plan's radius_m ({})", layout.data.radius_m, plan.recipe.radius_m));
+            found.push(format!(
+                "radius_m = {}: must be the plan's radius_m ({})",
+                layout.data.radius_m, plan.recipe.radius_m
+            ));
         }
         if layout.data.valley_m != plan.recipe.terrain.rivers.valley_m {
             found.push(format!(

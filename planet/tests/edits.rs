@@ -537,7 +537,12 @@ fn a_smooth_levels_bumps_and_keeps_the_grounds_shape() {
         while cases < 4 * planet {
             let d = direction(&mut s);
             let ground = t.surface_at(d);
-            if t.recipe.sea.enabled && ground.surface_m < t.recipe.sea.level_m + 2.0 {
+            // Dry ground out of river valleys and off mountains (a channel or a
+            // steep flank with its overhangs is no quadratic).
+            if (t.recipe.sea.enabled && ground.surface_m < t.recipe.sea.level_m + 2.0)
+                || ground.river > 0.0
+                || ground.mountain > 0.0
+            {
                 continue;
             }
             // On the voxels' ground (3D noise moves it off the 2D surface).
@@ -727,7 +732,9 @@ fn a_logs_memory_is_bounded_by_what_was_changed() {
     }
     eprintln!("edits kept and bytes after each 300: {sizes:?}");
     let (last_edits, last_bytes) = sizes[3];
-    assert!(last_edits < 3 * planet::edit::BAKE_AT, "{last_edits} edits kept of 1,200");
+    // The crowd straddles up to four LOD-0 regions' windows: an edit stays
+    // until every region it reaches has baked after it.
+    assert!(last_edits < 4 * planet::edit::BAKE_AT, "{last_edits} edits kept of 1,200");
     assert!(last_bytes < 2 * sizes[0].1 + 64 * 1024, "the log grew from {} to {last_bytes} bytes", sizes[0].1);
     assert!(last_bytes < 1024 * 1024, "{last_bytes} bytes for one spot");
     // And the baked log saves and loads to itself.

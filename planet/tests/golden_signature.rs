@@ -1,4 +1,5 @@
-//! Pins the signature of the default system and of a few seed-only systems.
+//! Pins the signature of the default system and of a few seed-only systems,
+//! and of the default planets' layouts.
 //! They change only with the recipe format, a generator or `GENERATOR_VERSION`.
 
 mod common;
@@ -18,9 +19,20 @@ fn default_system_signature_is_pinned() {
         .iter()
         .map(|&s| json!({ "seed": s, "signature": PlannedSystem::build(&SystemRecipe::from_seed(s)).unwrap().signature().to_string() }))
         .collect();
+    // Each default planet's layout (the plan: belts, rivers, lakes, plots).
+    let layouts: Vec<_> = system
+        .planets
+        .iter()
+        .map(|p| json!({ "name": p.name, "layout": planet::layout::PlanetLayout::build(p).signature().to_string() }))
+        .collect();
     common::check_golden(
         "signatures.json",
-        &json!({ "default_system": system.signature().to_string(), "default_planets": planets, "seed_only": seeds }),
+        &json!({
+            "default_system": system.signature().to_string(),
+            "default_planets": planets,
+            "seed_only": seeds,
+            "default_layouts": layouts,
+        }),
     );
 }
 

@@ -119,7 +119,7 @@ fn every_object_is_owned_by_one_region_and_spaced_as_its_rule_says() {
 fn the_same_cells_give_the_same_objects_at_lod_0_and_1() {
     let all = planets();
     let (mut both, mut one) = (0usize, 0usize);
-    for (p, key) in patches(24).into_iter().filter(|(_, k)| k.lod == 1) {
+    for (p, key) in patches(40).into_iter().filter(|(_, k)| k.lod == 1) {
         let t = &all[p];
         // Each object with its direction from the planet's centre (the ground it is seated on aside).
         let by_id = |keys: Vec<RegionKey>| -> BTreeMap<u64, (glam::DVec3, ScatterObject)> {

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::geometry::PlanetGrid;
 use crate::plan::PlanetPlan;
 use crate::signature::Signature;
-use crate::terrain::Fields;
+use crate::terrain::{Fields, Terrain};
 use grid::Walker;
 use index::SpatialIndex;
 
@@ -107,15 +107,18 @@ impl PlanetLayout {
         let grid = PlanGrid::new(&PlanetGrid::new(recipe));
         let fields = Fields::new(plan.seed, recipe);
         let mut walker = Walker::new(grid.len());
-        // Octaves finer than eight plan cells change no route: dropped.
-        let cell_m = grid.cell_m() * 4.0;
+        // The height with the octaves the regions' smooth fields keep at LOD 0
+        // (rivers' levels follow it: it must be the ground's), the belt mask's
+        // ridges without those finer than eight plan cells (a mask's edge).
+        let fine_m = Terrain::lattice_cell_m(&PlanetGrid::new(recipe), 0);
+        let ridge_m = grid.cell_m() * 4.0;
         // Tectonic value and base height (before the stamps) of every cell.
         let mut base = Vec::with_capacity(grid.len());
         let mut tectonic = Vec::with_capacity(grid.len());
         for c in 0..grid.len() as Cell {
             let d = grid.centre(c);
-            let (e, t) = fields.tectonic(d, cell_m);
-            base.push(e + fields.hills(d, cell_m));
+            let (e, t) = fields.tectonic(d, fine_m, ridge_m);
+            base.push(e + fields.hills(d, fine_m));
             tectonic.push(t);
         }
         done("relief");
@@ -141,7 +144,7 @@ impl PlanetLayout {
                 river_cell[grid.cell_of(p.direction) as usize] = true;
             }
         }
-        let water_cap = recipe.plots.water_m + grid.cell_m();
+        let water_cap = recipe.plots.water_m.max(recipe.plots.radius_m + 3.0 * grid.cell_m()) + grid.cell_m();
         let water = coast::distance_to(
             &grid,
             |c| drainage.sea[c as usize] || drainage.lake[c as usize] != rivers::NONE || river_cell[c as usize],
@@ -351,6 +354,26 @@ impl Layout {
         }
         let coast_m = data.coast.iter().map(|&b| f32::from(b) * COAST_STEP_M).collect();
         Self { data, grid, stamp_index, channels, lake_over: grown, coast_m }
+    }
+
+    /// A layout with nothing in it (no stamps, rivers, lakes or plots, the
+    /// sea far from everywhere) for a planet of `radius_m`: the plan switched
+    /// off, for measuring what it costs.
+    #[must_use]
+    pub fn none(radius_m: f32, valley_m: f32) -> Self {
+        let cells = 6 * (PLAN_CELLS * PLAN_CELLS) as usize;
+        Self::new(PlanetLayout {
+            cells_per_face: PLAN_CELLS as u32,
+            radius_m,
+            valley_m,
+            stamps: Vec::new(),
+            skeleton: Vec::new(),
+            mask_cells: 0,
+            rivers: Vec::new(),
+            lakes: Vec::new(),
+            plots: Vec::new(),
+            coast: vec![u8::MAX; cells],
+        })
     }
 
     /// The plan grid.

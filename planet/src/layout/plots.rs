@@ -18,6 +18,10 @@ use crate::recipe::PlanetRecipe;
 
 /// Steepest plan slope a walker crosses between plots, degrees.
 const WALKABLE_DEG: f32 = 30.0;
+/// How far the real ground may fall below the plan's height (which leaves
+/// out detail finer than eight plan cells), metres: kept between a plot and
+/// the sea on top of the recipe's height.
+const PLAN_ERROR_M: f32 = 4.0;
 /// Fewest walkable cells a plot's landmass holds.
 pub const MIN_REACH_CELLS: usize = 512;
 
@@ -82,7 +86,7 @@ pub fn plots(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, input:
         .map(|c| {
             let i = c as usize;
             land(c)
-                && input.height[i] - sea >= p.min_height_m
+                && input.height[i] - sea >= p.min_height_m + PLAN_ERROR_M
                 && input.slope[i] <= p.max_slope_deg
                 && input.river[i] >= keep_off
         })
@@ -99,8 +103,9 @@ pub fn plots(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, input:
                 for y in by * block..((by + 1) * block).min(PLAN_CELLS) {
                     for x in bx * block..((bx + 1) * block).min(PLAN_CELLS) {
                         let c = PlanGrid::index(face, x, y);
-                        // Water at least the disc's radius away: the disc stays dry.
-                        let dry_disc = input.water[c as usize] >= p.radius_m + grid.cell_m();
+                        // Water at least the disc's radius and three cells away (a
+                        // lake's water reaches a cell past its basin): the disc stays dry.
+                        let dry_disc = input.water[c as usize] >= p.radius_m + 3.0 * grid.cell_m();
                         if buildable[c as usize] && dry_disc && reach[c as usize] >= MIN_REACH_CELLS as u32 {
                             // Near water first (any distance within water_m is as good), then flat.
                             let wet = input.water[c as usize];

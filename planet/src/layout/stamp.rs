@@ -40,6 +40,10 @@ impl Stamp {
     #[inline]
     #[must_use]
     pub fn radius_at(&self, d: Vec3, radius_m: f32) -> f32 {
+        // Far round the sphere (the antipode projects onto the centre): outside.
+        if d.dot(self.centre) < 0.5 {
+            return f32::INFINITY;
+        }
         let offset = (d - self.centre) * radius_m;
         let side = self.centre.cross(self.axis);
         let a = offset.dot(self.axis) / self.radius_m;

@@ -259,7 +259,8 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
                         _ => d.range("terrain.rivers.spring_spacing_m", 0.18, 0.25, 0.005),
                     },
                 10.0,
-            ),
+            )
+            .max(100.0),
             spring_min_m: nice(
                 amplitude_m
                     * match kind {
@@ -438,7 +439,7 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
         plots: PlotRecipe {
             max_slope_deg: d.range("plots.max_slope_deg", 10.0, 13.0, 0.5),
             radius_m: d.range("plots.radius_m", 40.0, 60.0, 1.0),
-            spacing_m: nice(radius_m * d.range("plots.spacing_m", 0.2, 0.3, 0.01), 10.0),
+            spacing_m: nice(radius_m * d.range("plots.spacing_m", 0.2, 0.3, 0.01), 10.0).max(100.0),
             min_height_m: d.range("plots.min_height_m", 2.0, 4.0, 0.5),
             water_m: d.range("plots.water_m", 150.0, 300.0, 10.0),
         },

@@ -162,16 +162,17 @@ impl Fields {
         shaped * self.elevation_amplitude_m
     }
 
-    /// The base elevation and the tectonic value at `d`: the ranges' ridged
+    /// The base elevation at `d` for cells of `cell_m` metres, and the
+    /// tectonic value there for cells of `ridge_cell_m`: the ranges' ridged
     /// noise times the highland share, in [0, 1], whose ridges are the belt mask.
     #[must_use]
-    pub fn tectonic(&self, d: Vec3, cell_m: f32) -> (f32, f32) {
+    pub fn tectonic(&self, d: Vec3, cell_m: f32, ridge_cell_m: f32) -> (f32, f32) {
         let p = d * self.radius_m;
         let c = self.continent(p, cell_m);
         let shaped = if c > 0.0 { libm::powf(c, self.highland_exponent) } else { c };
         let highland = smoothstep(0.0, 0.45, c);
         let ridge =
-            if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(cell_m)) * highland } else { 0.0 };
+            if highland > 0.0 { self.ranges.ridged(p, self.ranges.octaves_for(ridge_cell_m)) * highland } else { 0.0 };
         (shaped * self.elevation_amplitude_m, ridge)
     }
 

@@ -82,7 +82,13 @@ impl Terrain {
     /// the octaves finer than twice this: the lattice could not hold them.
     #[must_use]
     pub fn node_cell_m(&self, lod: u8) -> f32 {
-        LATTICE as f32 * self.grid.cell_m(lod)
+        Self::lattice_cell_m(&self.grid, lod)
+    }
+
+    /// `node_cell_m` of a planet of `grid`.
+    #[must_use]
+    pub fn lattice_cell_m(grid: &PlanetGrid, lod: u8) -> f32 {
+        LATTICE as f32 * grid.cell_m(lod)
     }
 
     /// The region at `lod` holding the surface at direction `d`.

@@ -1,0 +1,111 @@
+//! The planet layout: making it (each default planet, one core), and what
+//! it costs every region: the generate stage (columns + voxels) of LOD-0
+//! regions by rivers, on stamps and on open ground, with the layout and with
+//! it switched off (`Layout::none`), in the same run. Targets: a layout in at
+//! most 300 ms; generate at most 15% dearer with it.
+//!
+//! `cargo bench -p planet --bench layout` ends with a summary of medians and
+//! each part's share of the making (timed by `PlanetLayout::build_observed`).
+
+mod common;
+
+use std::hint::black_box;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use planet::layout::{Layout, PARTS, PlanetLayout};
+use planet::terrain::Terrain;
+use planet::{PlannedSystem, RegionKey};
+
+/// LOD-0 regions of the home planet: on river courses, on stamps' flanks, and
+/// on a spread of open ground.
+fn regions(t: &Terrain) -> Vec<RegionKey> {
+    let l = &t.layout.data;
+    let mut out: Vec<RegionKey> =
+        l.rivers.iter().step_by(40).map(|r| t.surface_key(r.points[r.points.len() / 2].direction, 0)).collect();
+    out.extend(
+        l.stamps
+            .iter()
+            .step_by(60)
+            .map(|s| t.surface_key((s.centre + s.axis * (s.radius_m * 0.4 / t.recipe.radius_m)).normalize(), 0)),
+    );
+    out.extend(l.plots.iter().step_by(30).map(|p| t.surface_key(p.centre, 0)));
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let system = PlannedSystem::default_system();
+    let mut g = c.benchmark_group("layout");
+    g.sample_size(10);
+    for plan in &system.planets {
+        g.bench_function(format!("planet{}", plan.index), |b| b.iter(|| PlanetLayout::build(black_box(plan))));
+    }
+    g.finish();
+    let plan = &system.planets[1];
+    let with = Terrain::new(plan);
+    let without =
+        Terrain::with_layout(plan, Arc::new(Layout::none(plan.recipe.radius_m, plan.recipe.terrain.rivers.valley_m)));
+    let keys = regions(&with);
+    let mut g = c.benchmark_group("generate");
+    for (name, t) in [("with_layout", &with), ("layout_off", &without)] {
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                for &k in &keys {
+                    black_box(t.voxels(&t.columns(k)));
+                }
+            });
+        });
+    }
+    g.finish();
+}
+
+fn summary(dir: &Path) {
+    let system = PlannedSystem::default_system();
+    println!("\nlayout summary (medians)");
+    for plan in &system.planets {
+        // Each part's median over five makings, timed as the parts finish.
+        let mut parts = vec![Vec::new(); PARTS.len()];
+        for _ in 0..5 {
+            let mut last = Instant::now();
+            let mut i = 0;
+            PlanetLayout::build_observed(plan, &mut |_| {
+                parts[i].push(last.elapsed().as_secs_f64() * 1e3);
+                last = Instant::now();
+                i += 1;
+            });
+        }
+        let med = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let shares: Vec<String> =
+            PARTS.iter().zip(parts.iter_mut()).map(|(n, v)| format!("{n} {:.0}", med(v))).collect();
+        let total = common::median_ns(dir, "layout", &format!("planet{}", plan.index)).map(|ns| ns / 1e6);
+        let verdict = total.map_or("-", |t| if t <= 300.0 { "met" } else { "MISSED" });
+        println!(
+            "  planet {} {:<8} {:>7} ms (target 300: {verdict}); parts, ms: {}",
+            plan.index,
+            format!("{:?}", plan.kind),
+            total.map_or_else(|| "-".to_owned(), |t| format!("{t:.0}")),
+            shares.join(", ")
+        );
+    }
+    let with = common::median_ns(dir, "generate", "with_layout");
+    let without = common::median_ns(dir, "generate", "layout_off");
+    if let (Some(a), Some(b)) = (with, without) {
+        let extra = (a / b - 1.0) * 100.0;
+        let verdict = if extra <= 15.0 { "met" } else { "MISSED" };
+        println!(
+            "  generate of the LOD-0 regions: {:.0} µs with the layout, {:.0} µs without: {extra:+.1}% (target +15%: {verdict})",
+            a / 1e3,
+            b / 1e3
+        );
+    }
+}
+
+fn main() {
+    let c = Criterion::default().warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(3));
+    common::run(c, bench, summary);
+}

@@ -38,6 +38,9 @@ pub enum FileKind {
 
 /// Recipes, paths, scripts and manifests are a few KiB; a few MiB is generous.
 const TEXT_CAP: u64 = 4 << 20;
+/// The most a dumped plan may hold: a planet's layout holds a byte per plan
+/// cell and every river's course (5.3 MiB for the home planet).
+pub const PLAN_CAP: u64 = 32 * 1024 * 1024;
 /// The largest stage file a region makes is under 2 MiB (a LOD-1 sphere mesh).
 const STAGE_CAP: u64 = 64 << 20;
 /// A save is 32 bytes an edit: 256 MiB is eight million edits.
@@ -48,13 +51,10 @@ impl FileKind {
     #[must_use]
     pub fn cap(self) -> u64 {
         match self {
-            Self::Recipe
-            | Self::CameraPath
-            | Self::Script
-            | Self::Manifest
-            | Self::Plan
-            | Self::Scenario
-            | Self::Baseline => TEXT_CAP,
+            Self::Recipe | Self::CameraPath | Self::Script | Self::Manifest | Self::Scenario | Self::Baseline => {
+                TEXT_CAP
+            }
+            Self::Plan => PLAN_CAP,
             Self::StageFile { recorded } => recorded.min(STAGE_CAP),
             Self::AnyStageFile => STAGE_CAP,
             Self::Save => SAVE_CAP,

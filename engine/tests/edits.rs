@@ -37,13 +37,15 @@ fn settle(world: &mut World, camera: &Camera) -> usize {
 
 const VIEW: &str = "planet=1,lat=-22.3233,lon=-16.7839,alt=1.7,heading=30,pitch=-10";
 
-/// The surface point under the view, planet-local, and the camera.
+/// The voxels' ground under the view (the 3D noise moves it off the 2D
+/// surface), planet-local, and the camera.
 fn spot(world: &World) -> (DVec3, Camera) {
     let pose = VIEW.parse::<ViewSpec>().unwrap().pose(world).unwrap();
     let planet = &world.planets[1];
-    let local = pose.position - planet.position;
-    let feet = local.normalize() * (planet.radius + world.ground_height(planet, pose.position));
-    (feet, Camera::new(pose.position, pose.forward))
+    let up = (pose.position - planet.position).normalize();
+    let ground = planet::edit::ground_radius(&planet.terrain, &planet::edit::EditLog::new(), up.as_vec3())
+        .expect("ground under the view");
+    (up * f64::from(ground), Camera::new(pose.position, pose.forward))
 }
 
 #[test]

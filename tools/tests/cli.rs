@@ -540,6 +540,8 @@ fn a_closed_or_full_stdout_never_panics() {
         vec!["system"],
         vec!["system", "--json"],
         vec!["signature"],
+        vec!["plan", "--planet", "2"],
+        vec!["plan", "--planet", "2", "--json"],
         vec!["validate", recipe.to_str().unwrap()],
         vec!["region", "--planet", "1", "--key", "0/6/2/2/0"],
         vec!["scatter", "--planet", "1", "--key", "0/6/2/2/0"],

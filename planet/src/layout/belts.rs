@@ -68,7 +68,9 @@ fn deletable(grid: &PlanGrid, on: &[bool], c: Cell, pass: usize) -> bool {
         return false;
     }
     let (p2, p4, p6, p8) = (p[0], p[2], p[4], p[6]);
-    if pass == 0 { !(p2 && p4 && p6) && !(p4 && p6 && p8) } else { !(p2 && p4 && p8) && !(p2 && p6 && p8) }
+    // Pass 0: not (P2 and P4 and P6), not (P4 and P6 and P8); pass 1: P2
+    // and P8 swap roles with P6 and P4.
+    if pass == 0 { !(p4 && p6 && (p2 || p8)) } else { !(p2 && p8 && (p4 || p6)) }
 }
 
 /// The stamps along `skeleton` (ascending cells), on ground of tectonic value `tectonic`.

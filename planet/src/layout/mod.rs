@@ -223,7 +223,7 @@ impl PlanetLayout {
         }
         let unit = |v: Vec3| v.is_finite() && (v.length() - 1.0).abs() < 1e-3;
         for (i, s) in self.stamps.iter().enumerate() {
-            if !unit(s.centre) || !unit(s.axis) || !(s.radius_m > 0.0 && s.radius_m <= 5000.0) {
+            if !(unit(s.centre) && unit(s.axis) && s.radius_m > 0.0 && s.radius_m <= 5000.0) {
                 out.push(format!("stamps[{i}]: centre and axis must be unit vectors, radius_m in (0, 5000]"));
             } else if !(0.05..=1.0).contains(&s.aspect) || !(0.0..=10_000.0).contains(&s.peak_m) {
                 out.push(format!("stamps[{i}]: aspect must be in 0.05..=1, peak_m in 0..=10000"));
@@ -234,7 +234,7 @@ impl PlanetLayout {
                 out.push(format!("rivers[{i}].points: must hold at least 2 points"));
             }
             for (j, p) in r.points.iter().enumerate() {
-                if !unit(p.direction) || !p.level_m.is_finite() || !(p.width_m > 0.0 && p.width_m <= 256.0) {
+                if !(unit(p.direction) && p.level_m.is_finite() && p.width_m > 0.0 && p.width_m <= 256.0) {
                     out.push(format!(
                         "rivers[{i}].points[{j}]: direction must be a unit vector, level_m finite, width_m in (0, 256]"
                     ));

@@ -64,7 +64,7 @@ impl Column {
     /// The river or lake water over the column, if any.
     #[must_use]
     pub fn water(&self) -> Option<f32> {
-        (self.water_m != NO_WATER).then_some(self.water_m)
+        (self.water_m > NO_WATER).then_some(self.water_m)
     }
 }
 

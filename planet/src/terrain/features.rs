@@ -69,11 +69,26 @@ impl Terrain {
         self.recipe.radius_m + self.surface_at(d).surface_m
     }
 
-    /// The deposits whose spheres may reach into the box [lo, hi].
+    /// The recipe's deposit rules, rarest first (fewest bodies per cubic
+    /// metre, then by index): the order deposits are listed and set in.
+    #[must_use]
+    pub fn deposits_by_rarity(&self) -> Vec<usize> {
+        let r = &self.recipe.resources;
+        let density = |i: usize| {
+            let cell = f64::from(r[i].cell_m);
+            f64::from(r[i].probability) / (cell * cell * cell)
+        };
+        let mut order: Vec<usize> = (0..r.len()).collect();
+        order.sort_by(|&a, &b| density(a).total_cmp(&density(b)).then(a.cmp(&b)));
+        order
+    }
+
+    /// The deposits whose spheres may reach into the box [lo, hi], rarest rule first.
     #[must_use]
     pub fn deposits_near(&self, lo: Vec3, hi: Vec3) -> Vec<Deposit> {
         let mut out = Vec::new();
-        for (rule_index, rule) in self.recipe.resources.iter().enumerate() {
+        for rule_index in self.deposits_by_rarity() {
+            let rule = &self.recipe.resources[rule_index];
             let tag = salt(b"deposit") ^ ((rule_index as u64) << 56);
             for c in cells_near(lo, hi, rule.cell_m, rule.radius_m[1]) {
                 let mut s = HashStream::new(hash3(self.seed, tag, c.0, c.1, c.2));
@@ -155,6 +170,35 @@ impl Terrain {
     }
 }
 
+impl Terrain {
+    /// The ore grade at planet-local point `p`, worked out on demand (never
+    /// stored in voxels): the material of the rarest deposit holding `p` and
+    /// its grade, 0 outside every body, a lean halo (0.1 to 0.25) over its
+    /// outer 45% of radius and a richer core (up to 1 at the centre).
+    #[must_use]
+    pub fn grade_at(&self, p: Vec3) -> Option<(u8, f32)> {
+        self.deposits_near(p, p).into_iter().find_map(|d| {
+            let t = libm::sqrtf((p - d.center).length_squared()) / d.radius;
+            (t < 1.0).then(|| (d.material, grade(t)))
+        })
+    }
+}
+
+/// The grade a fraction `t` of a deposit's radius from its centre.
+#[must_use]
+pub fn grade(t: f32) -> f32 {
+    if t >= 1.0 {
+        0.0
+    } else if t > CORE {
+        0.1 + 0.15 * (1.0 - t) / (1.0 - CORE)
+    } else {
+        0.25 + 0.75 * (1.0 - super::smoothstep(0.0, CORE, t))
+    }
+}
+
+/// The share of a deposit's radius that is its rich core.
+const CORE: f32 = 0.55;
+
 /// Length of the tunnel behind a cave mouth, metres.
 const TUNNEL_LENGTH_M: f32 = 36.0;
 /// Capsules along it.
@@ -162,3 +206,51 @@ const TUNNEL_SEGMENTS: usize = 4;
 /// Capsules of each mouth `cave_mouths_near` lists, in order: its sphere, its
 /// tunnel's segments from the mouth inwards, its shaft.
 pub const CAPSULES_PER_MOUTH: usize = TUNNEL_SEGMENTS + 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PlannedSystem;
+
+    #[test]
+    fn grade_is_a_rich_core_in_a_lean_halo() {
+        assert_eq!(grade(1.0), 0.0);
+        assert_eq!(grade(2.0), 0.0);
+        assert!((grade(0.0) - 1.0).abs() < 1e-6);
+        let mut last = f32::MAX;
+        for i in 0..100 {
+            let g = grade(i as f32 / 100.0);
+            assert!(g <= last + 1e-6 && g > 0.0, "grade rises outward at {i}%");
+            last = g;
+        }
+        assert!((0.1..=0.25).contains(&grade(0.8)) && grade(0.3) > 0.5);
+    }
+
+    #[test]
+    fn deposits_are_listed_rarest_first_and_graded_where_they_are() {
+        let system = PlannedSystem::default_system();
+        let t = Terrain::new(&system.planets[1]);
+        let order = t.deposits_by_rarity();
+        let r = &t.recipe.resources;
+        let density = |i: usize| r[i].probability / (r[i].cell_m * r[i].cell_m * r[i].cell_m);
+        assert!(order.windows(2).all(|w| density(w[0]) <= density(w[1])), "{order:?}");
+        let centre = crate::terrain::lat_lon_direction(-22.3, -16.8) * (t.recipe.radius_m + 60.0);
+        let near = t.deposits_near(centre - Vec3::splat(400.0), centre + Vec3::splat(400.0));
+        assert!(near.len() > 20, "only {} deposits", near.len());
+        // The list runs rule by rule, rarest first.
+        let rank = |m: u8| order.iter().position(|&i| r[i].material as u8 == m).unwrap();
+        assert!(near.windows(2).all(|w| rank(w[0].material) <= rank(w[1].material)));
+        for d in &near {
+            let (m, g) = t.grade_at(d.center).expect("a deposit's centre is in it");
+            let first = near.iter().find(|e| (d.center - e.center).length() < e.radius).unwrap();
+            assert_eq!(m, first.material, "the rarer body wins where two overlap");
+            if m == d.material && first.center == d.center {
+                assert!(g > 0.95, "grade {g} at a body's centre");
+            }
+            let outside = d.center + Vec3::X * (d.radius * 1.01);
+            if near.iter().all(|e| (outside - e.center).length() >= e.radius) {
+                assert_eq!(t.grade_at(outside), None);
+            }
+        }
+    }
+}

@@ -22,7 +22,7 @@ mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
 pub use columns::{Column, ColumnField, NO_WATER, SurfaceSample};
-pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit};
+pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit, grade};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
 pub(crate) use voxels::quantize;

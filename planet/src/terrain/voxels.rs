@@ -374,12 +374,18 @@ impl Terrain {
                             changed = true;
                         }
                     }
+                    // Rarest first (`deposits_near`'s order): where bodies overlap,
+                    // the rarer material wins.
+                    let mut placed = false;
                     for dep in deposits {
                         let inside = dep.radius - libm::sqrtf((p - dep.center).length_squared());
                         if inside > 0.0 {
                             d = d.max(inside);
-                            v.materials = [dep.material; 2];
-                            v.blend = 0;
+                            if !placed {
+                                v.materials = [dep.material; 2];
+                                v.blend = 0;
+                                placed = true;
+                            }
                             changed = true;
                         }
                     }

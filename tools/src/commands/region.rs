@@ -1,5 +1,6 @@
 //! `planet region --planet N --key F/L/X/Y/Z`: generates one region and
-//! summarises it: solid and air counts, materials, its hash and the time taken.
+//! summarises it: solid and air counts, materials, its hash and the time
+//! taken; with `--grade`, the ore grade over its deposits' voxels.
 
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -15,6 +16,10 @@ pub struct Args {
     planet: PlanetArgs,
     #[command(flatten)]
     key: pick::KeyArgs,
+    /// Also print the ore grade of the region's deposit voxels (worked out on
+    /// demand: a lean halo and a richer core per body).
+    #[arg(long)]
+    grade: bool,
 }
 
 /// Generates the region and prints the summary.
@@ -80,6 +85,61 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         (mid - start).as_secs_f64() * 1e3,
         (end - mid).as_secs_f64() * 1e3
     );
+    if args.grade {
+        grade_summary(&terrain, key, &grid, &mut out);
+    }
     out!("{out}");
     Ok(())
+}
+
+/// The grade over the region's own deposit voxels: per material, voxels in
+/// the lean halo and in the rich core, and the mean grade.
+fn grade_summary(
+    terrain: &planet::terrain::Terrain,
+    key: planet::RegionKey,
+    grid: &planet::terrain::VoxelGrid,
+    out: &mut String,
+) {
+    let g = &terrain.grid;
+    let layer = g.layer_m(key.lod);
+    let mut by_material: std::collections::BTreeMap<u8, (usize, usize, f64)> = std::collections::BTreeMap::new();
+    for b in 2..34usize {
+        for a in 2..34usize {
+            let (x, y) = (key.x as i32 * 32 + a as i32 - 2, key.y as i32 * 32 + b as i32 - 2);
+            let (u, v) = g.face_uv(key.lod, x, y);
+            let d = planet::geometry::direction(key.face(), u, v);
+            let floor =
+                terrain.recipe.radius_m + terrain.elevation_m(d, terrain.node_cell_m(key.lod)) - g.shell_below_m;
+            for c in 2..34usize {
+                let voxel = grid.at(a, b, c);
+                if !voxel.is_solid() {
+                    continue;
+                }
+                let z = (key.z as i32 * 32 + c as i32 - 2) as f32 * layer;
+                if let Some((m, grade)) = terrain.grade_at(d * (floor + z))
+                    && voxel.materials[0] == m
+                {
+                    let e = by_material.entry(m).or_default();
+                    if grade > 0.25 {
+                        e.1 += 1;
+                    } else {
+                        e.0 += 1;
+                    }
+                    e.2 += f64::from(grade);
+                }
+            }
+        }
+    }
+    if by_material.is_empty() {
+        let _ = writeln!(out, "grade: no deposit voxels in this region");
+    }
+    for (m, (lean, rich, sum)) in by_material {
+        let name = terrain.recipe.materials.get(usize::from(m)).map_or("?", |x| x.name.as_str());
+        let _ = writeln!(
+            out,
+            "grade: {name}: {} voxels, {lean} in the lean halo, {rich} in the rich core, mean grade {:.2}",
+            lean + rich,
+            sum / (lean + rich) as f64
+        );
+    }
 }

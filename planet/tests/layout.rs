@@ -7,7 +7,6 @@
 //! face edges; the layout stage's dump read back equal, damaged ones refused.
 //! Over the five default planets and three planets of seeded systems.
 
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

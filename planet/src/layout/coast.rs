@@ -4,7 +4,7 @@
 //! A beach is ground within the recipe's length of the sea and its height
 //! above it (`terrain::climate::ground` reads the coast distance).
 
-use super::grid::{Cell, OFFSETS, PlanGrid};
+use super::grid::{Cell, PlanGrid};
 
 /// Metres per step of a stored coast distance (a byte per cell).
 pub const COAST_STEP_M: f32 = 4.0;
@@ -26,7 +26,7 @@ pub fn distance_to(grid: &PlanGrid, source: impl Fn(Cell) -> bool, cap: f32) -> 
         if source(c) {
             dist[c as usize] = 0;
             // Only sources with a neighbour outside the set start a front.
-            if OFFSETS.iter().any(|&o| grid.neighbour(c, o).is_some_and(|m| !source(m))) {
+            if grid.neighbours(c).any(|m| !source(m)) {
                 buckets[0].push(c);
             }
         }
@@ -39,8 +39,7 @@ pub fn distance_to(grid: &PlanGrid, source: impl Fn(Cell) -> bool, cap: f32) -> 
                 continue;
             }
             let at = grid.centre(c);
-            for o in OFFSETS {
-                let Some(m) = grid.neighbour(c, o) else { continue };
+            for m in grid.neighbours(c) {
                 let step = ((grid.distance_m(at, grid.centre(m)) * UNIT) as u32).clamp(1, ring as u32 - 1);
                 let next = d + step;
                 if next < dist[m as usize] {

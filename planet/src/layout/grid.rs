@@ -25,7 +25,14 @@ pub struct PlanGrid {
     lod: u8,
     /// Unit direction of every cell's centre.
     centres: Vec<Vec3>,
+    /// Every cell's eight neighbours in `OFFSETS` order (`NO_CELL` beyond a
+    /// cube corner): the floods, distances and walks read them millions of
+    /// times, so they are worked out once.
+    neighbours: Vec<[Cell; 8]>,
 }
+
+/// No cell (a neighbour beyond a cube corner).
+const NO_CELL: Cell = Cell::MAX;
 
 /// The eight neighbour offsets, the four edge neighbours first.
 pub const OFFSETS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -46,7 +53,14 @@ impl PlanGrid {
                 }
             }
         }
-        Self { grid: grid.clone(), lod, centres }
+        let mut out = Self { grid: grid.clone(), lod, centres, neighbours: Vec::new() };
+        out.neighbours = (0..out.centres.len() as Cell)
+            .map(|c| {
+                let (face, x, y) = Self::coords(c);
+                OFFSETS.map(|(dx, dy)| out.cell_at(face, x + dx, y + dy).unwrap_or(NO_CELL))
+            })
+            .collect();
+        out
     }
 
     /// Number of cells.
@@ -113,6 +127,12 @@ impl PlanGrid {
     pub fn neighbour(&self, c: Cell, o: (i32, i32)) -> Option<Cell> {
         let (face, x, y) = Self::coords(c);
         self.cell_at(face, x + o.0, y + o.1)
+    }
+
+    /// The eight neighbours of `c` in `OFFSETS` order, those beyond a cube corner left out.
+    #[inline]
+    pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.neighbours[c as usize].iter().copied().filter(|&n| n != NO_CELL)
     }
 
     /// The cell holding direction `d`.
@@ -212,10 +232,8 @@ impl Walker {
             let c = self.queue[head];
             head += 1;
             visit(c);
-            for o in OFFSETS {
-                if let Some(n) = grid.neighbour(c, o)
-                    && self.marks[n as usize] != g
-                {
+            for n in grid.neighbours(c) {
+                if self.marks[n as usize] != g {
                     self.marks[n as usize] = g;
                     if inside(n) {
                         self.queue.push(n);

@@ -343,12 +343,10 @@ impl Layout {
             if own == rivers::NONE {
                 continue;
             }
-            for o in grid::OFFSETS {
-                if let Some(m) = grid.neighbour(c, o) {
-                    let g = &mut grown[m as usize];
-                    if *g == rivers::NONE || data.lakes[own as usize].level_m < data.lakes[*g as usize].level_m {
-                        *g = own;
-                    }
+            for m in grid.neighbours(c) {
+                let g = &mut grown[m as usize];
+                if *g == rivers::NONE || data.lakes[own as usize].level_m < data.lakes[*g as usize].level_m {
+                    *g = own;
                 }
             }
         }

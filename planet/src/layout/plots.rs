@@ -11,7 +11,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::grid::{Cell, OFFSETS, PLAN_CELLS, PlanGrid, Walker};
+use super::grid::{Cell, PLAN_CELLS, PlanGrid, Walker};
 use super::rivers::{Drainage, NONE};
 use crate::geometry::Face;
 use crate::recipe::PlanetRecipe;
@@ -49,11 +49,10 @@ pub fn slopes(grid: &PlanGrid, height: &[f32]) -> Vec<f32> {
     (0..grid.len() as Cell)
         .map(|c| {
             let mut g = 0.0f32;
-            for o in &OFFSETS[..4] {
-                if let Some(m) = grid.neighbour(c, *o) {
-                    let run = grid.distance_m(grid.centre(c), grid.centre(m));
-                    g = g.max((height[m as usize] - height[c as usize]).abs() / run);
-                }
+            // The four edge neighbours come first and always exist.
+            for m in grid.neighbours(c).take(4) {
+                let run = grid.distance_m(grid.centre(c), grid.centre(m));
+                g = g.max((height[m as usize] - height[c as usize]).abs() / run);
             }
             libm::atanf(g).to_degrees()
         })

@@ -22,7 +22,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use super::grid::{Cell, OFFSETS, PLAN_CELLS, PlanGrid, Walker};
+use super::grid::{Cell, PLAN_CELLS, PlanGrid, Walker};
 use crate::geometry::Face;
 use crate::hash::{hash3, index, salt};
 use crate::recipe::PlanetRecipe;
@@ -169,8 +169,7 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
             i += 1;
             order.push(c);
             let f = filled[c as usize];
-            for o in OFFSETS {
-                let Some(m) = grid.neighbour(c, o) else { continue };
+            for m in grid.neighbours(c) {
                 if done[m as usize] {
                     continue;
                 }

@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     let depth = ((level - s.surface_m) / 400.0).clamp(0.0, 1.0);
                     sea_color.map(|c| c * (1.2 - 0.7 * depth))
                 }
-                _ if s.water_m > s.surface_m => sea_color.map(|c| c * 1.5 + 0.05),
+                _ if s.water_m > s.surface_m => contrast(sea_color, 0.6),
                 _ => {
                     let g = s.ground;
                     let base = pick::material_color(&terrain, g.surface, g.blend);
@@ -97,6 +97,18 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     errln!("map of {} ({}): {w}x{h} samples in {:.2} s", plan.name, plan.kind, start.elapsed().as_secs_f64());
     outln!("{}", args.out.display());
     Ok(())
+}
+
+/// A colour of the planet's liquid that stands out from its sea and its
+/// pale ground: darker where the liquid is light (ice, pale brine), lighter
+/// where it is dark, by `strength` (0..=1).
+fn contrast(c: [f32; 3], strength: f32) -> [f32; 3] {
+    let luminance = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    if luminance > 0.3 {
+        c.map(|x| x * (1.0 - 0.6 * strength))
+    } else {
+        c.map(|x| (x * (1.0 + 1.2 * strength) + 0.1 * strength).min(1.0))
+    }
 }
 
 /// Pixel of a direction on the map, (column, row).
@@ -145,7 +157,7 @@ fn overlay(terrain: &Terrain, rgb: &mut [u8], w: usize, h: usize, belts: bool, w
             }
         }
     }
-    let river = pick::srgb(water.map(|c| (c * 2.2 + 0.1).min(1.0)));
+    let river = pick::srgb(contrast(water, 1.0));
     for r in &layout.rivers {
         for pair in r.points.windows(2) {
             let (a, b) = (pixel(pair[0].direction, w, h), pixel(pair[1].direction, w, h));

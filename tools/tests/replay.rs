@@ -67,7 +67,7 @@ fn every_golden_region_dumps_and_replays_to_a_match() {
         let out = planet(&["replay", s(&dir), "--repeat", "1"]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}{}", text(&out.stderr));
-        assert!(stdout.contains("all 9 replayed stages match the dump"), "{name}: {stdout}");
+        assert!(stdout.contains("all 10 replayed stages match the dump"), "{name}: {stdout}");
         for stage in Pipeline::standard().stages() {
             assert!(
                 stdout.lines().any(|l| l.trim_start().starts_with(stage.name) && l.contains(" match ")),
@@ -88,7 +88,7 @@ fn replays_on_one_and_several_threads_match() {
     let c = planet(&["replay", s(&dir), "--from", "recipe", "--threads", "3", "--repeat", "3"]);
     for out in [&a, &b, &c] {
         assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-        assert!(text(&out.stdout).contains("all 9 replayed stages match the dump"));
+        assert!(text(&out.stdout).contains("all 10 replayed stages match the dump"));
     }
     assert!(text(&b.stdout).contains("median of 8 runs on 4 threads"));
     for stage in Pipeline::standard().stages() {
@@ -204,7 +204,7 @@ fn every_kind_of_damage_gets_a_clear_error() {
         },
         &[],
         1,
-        &["do not match the dump: planet_plan, columns"],
+        &["do not match the dump: planet_plan, planet_layout, columns"],
     );
     let out = planet(&["replay", s(&flipped_plan), "--repeat", "1"]);
     let stdout = text(&out.stdout);
@@ -280,7 +280,7 @@ fn every_kind_of_damage_gets_a_clear_error() {
         &|d: &Path| edit_json(&d.join("manifest.json"), |v| v["stages"][2]["stage"] = "voxels".into()),
         &[],
         2,
-        &["manifest.json: stages[2].stage = voxels: must be columns"],
+        &["manifest.json: stages[2].stage = voxels: must be planet_layout"],
     );
     check(
         &|d: &Path| edit_json(&d.join("recipe.json"), |v| v["planet_count"] = 99.into()),
@@ -337,7 +337,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     assert!(stdout.contains("first difference: voxels["), "{stdout}");
     assert!(
         text(&out.stderr).contains(
-            "5 of 7 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
+            "5 of 8 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
         ),
         "{}",
         text(&out.stderr)
@@ -366,7 +366,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     // matches but the plan, which the unedited recipe plans as before.
     let again = planet(&["replay", s(&edited), "--repeat", "1"]);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
-    assert!(text(&again.stderr).contains("1 of 9 replayed stages do not match the dump: planet_plan"));
+    assert!(text(&again.stderr).contains("1 of 10 replayed stages do not match the dump: planet_plan"));
     let again = planet(&["replay", s(&edited), "--repeat", "1", "--from", "planet_plan"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
 
@@ -391,7 +391,7 @@ fn bad_arguments_exit_2() {
     dump(1, "0/6/2/2/0", &dir);
     let out = planet(&["replay", s(&dir), "--from", "meshes"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("must be one of recipe, system_plan, planet_plan, columns"));
+    assert!(text(&out.stderr).contains("must be one of recipe, system_plan, planet_plan, planet_layout, columns"));
     assert_eq!(planet(&["replay", s(&dir), "--repeat", "0"]).status.code(), Some(2));
     assert_eq!(planet(&["replay", s(&dir), "--threads", "0"]).status.code(), Some(2));
     assert_eq!(planet(&["dump", "--planet", "9", "--key", "0/6/2/2/0", "--out", s(&dir)]).status.code(), Some(2));

@@ -33,7 +33,6 @@ pub fn water(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
 fn sea(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
     let key = columns.key;
     let sea = &terrain.recipe.sea;
-    let grid = &terrain.grid;
     let lod = key.lod;
     let face = key.face();
     let (x0, y0) = (key.x as i32 * REGION_CELLS, key.y as i32 * REGION_CELLS);
@@ -52,28 +51,8 @@ fn sea(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
             if corners.iter().all(|&(cx, cy)| surface(cx, cy).is_some_and(|s| s > sea.level_m + 1.0)) {
                 continue;
             }
-            let points: Vec<Option<GridPoint>> =
-                corners.iter().map(|&(cx, cy)| grid.canonical(lod, GridPoint { face, x: cx, y: cy })).collect();
-            if points.iter().any(Option::is_none) {
-                continue; // beyond a cube corner
-            }
-            let first = out.vertices.len() as u32;
-            for p in points.into_iter().flatten() {
-                out.vertices.push(CubeVertex {
-                    face: p.face.index(),
-                    cell: [p.x, p.y, 0],
-                    local: Vec3::ZERO,
-                    base_m: sea.level_m,
-                    base_slope: [0.0, 0.0],
-                    smooth_normal: Vec3::Z,
-                    face_normal: Vec3::Z,
-                    materials: [sea.material as u8; 2],
-                    blend: 0,
-                });
-            }
             let own = (0..quads).contains(&qx) && (0..quads).contains(&qy);
-            let target = if own { &mut out.triangles } else { &mut out.overlap };
-            target.extend_from_slice(&[first, first + 1, first + 2, first, first + 2, first + 3]);
+            push_quad(terrain, lod, face, corners, [sea.level_m; 4], own, out);
         }
     }
 }
@@ -82,7 +61,6 @@ fn sea(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
 /// every corner's ground stands above it, and the water is above the sea.
 fn inland(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
     let key = columns.key;
-    let grid = &terrain.grid;
     let (lod, face) = (key.lod, key.face());
     let sea = &terrain.recipe.sea;
     let sea_top = if sea.enabled { sea.level_m + 0.1 } else { f32::MIN };
@@ -103,28 +81,44 @@ fn inland(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
             if cols.iter().all(|c| c.surface_m() > c.water_m + 0.5) || cols.iter().all(|c| c.water_m <= sea_top) {
                 continue;
             }
-            let points: Vec<Option<GridPoint>> =
-                corners.iter().map(|&(cx, cy)| grid.canonical(lod, GridPoint { face, x: cx, y: cy })).collect();
-            if points.iter().any(Option::is_none) {
-                continue;
-            }
-            let first = out.vertices.len() as u32;
-            for (p, c) in points.into_iter().flatten().zip(&cols) {
-                out.vertices.push(CubeVertex {
-                    face: p.face.index(),
-                    cell: [p.x, p.y, 0],
-                    local: Vec3::ZERO,
-                    base_m: c.water_m,
-                    base_slope: [0.0, 0.0],
-                    smooth_normal: Vec3::Z,
-                    face_normal: Vec3::Z,
-                    materials: [sea.material as u8; 2],
-                    blend: 0,
-                });
-            }
             let own = (0..quads).contains(&qx) && (0..quads).contains(&qy);
-            let target = if own { &mut out.triangles } else { &mut out.overlap };
-            target.extend_from_slice(&[first, first + 1, first + 2, first, first + 2, first + 3]);
+            let levels = [cols[0].water_m, cols[1].water_m, cols[2].water_m, cols[3].water_m];
+            push_quad(terrain, lod, face, corners, levels, own, out);
         }
     }
+}
+
+/// One water quad over grid corners `corners` (in `face`'s frame) at their
+/// `levels`, into the region's own triangles or its overlap; none beyond a
+/// cube corner, where a corner has no grid point.
+fn push_quad(
+    terrain: &Terrain,
+    lod: u8,
+    face: crate::geometry::Face,
+    corners: [(i32, i32); 4],
+    levels: [f32; 4],
+    own: bool,
+    out: &mut CubePart,
+) {
+    let points = corners.map(|(x, y)| terrain.grid.canonical(lod, GridPoint { face, x, y }));
+    if points.iter().any(Option::is_none) {
+        return;
+    }
+    let material = terrain.recipe.sea.material as u8;
+    let first = out.vertices.len() as u32;
+    for (p, base_m) in points.into_iter().flatten().zip(levels) {
+        out.vertices.push(CubeVertex {
+            face: p.face.index(),
+            cell: [p.x, p.y, 0],
+            local: Vec3::ZERO,
+            base_m,
+            base_slope: [0.0, 0.0],
+            smooth_normal: Vec3::Z,
+            face_normal: Vec3::Z,
+            materials: [material; 2],
+            blend: 0,
+        });
+    }
+    let target = if own { &mut out.triangles } else { &mut out.overlap };
+    target.extend_from_slice(&[first, first + 1, first + 2, first, first + 2, first + 3]);
 }

@@ -23,17 +23,24 @@ pub struct PlanetArgs {
 impl PlanetArgs {
     /// The planned system and the terrain generator of the chosen planet.
     pub fn load(&self) -> Result<(PlannedSystem, Terrain), Failure> {
+        let system = self.system()?;
+        let terrain = Terrain::new(&system.planets[self.planet as usize]);
+        Ok((system, terrain))
+    }
+
+    /// The planned system, after checking that it has the chosen planet
+    /// (`system.planets[planet]` then exists).
+    pub fn system(&self) -> Result<PlannedSystem, Failure> {
         let system = load::system(self.system.as_deref())?;
         let count = system.planets.len();
-        let plan = system.planet(self.planet).ok_or_else(|| {
-            Failure::Invalid(format!(
+        if system.planet(self.planet).is_none() {
+            return Err(Failure::Invalid(format!(
                 "--planet {}: must be in 0..={} (the system has {count} planets)",
                 self.planet,
                 count - 1
-            ))
-        })?;
-        let terrain = Terrain::new(plan);
-        Ok((system, terrain))
+            )));
+        }
+        Ok(system)
     }
 }
 

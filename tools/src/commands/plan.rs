@@ -24,15 +24,8 @@ pub struct Args {
 
 /// Makes the layout and prints it.
 pub fn run(args: &Args) -> Result<(), Failure> {
-    let system = crate::load::system(args.planet.system.as_deref())?;
-    let count = system.planets.len();
-    let plan = system.planet(args.planet.planet).ok_or_else(|| {
-        Failure::Invalid(format!(
-            "--planet {}: must be in 0..={} (the system has {count} planets)",
-            args.planet.planet,
-            count - 1
-        ))
-    })?;
+    let system = args.planet.system()?;
+    let plan = &system.planets[args.planet.planet as usize];
     let start = Instant::now();
     let mut last = start;
     let mut parts: Vec<(&'static str, f64)> = Vec::with_capacity(PARTS.len());

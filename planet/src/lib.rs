@@ -38,6 +38,7 @@ mod plan;
 pub mod proxy;
 pub mod recipe;
 pub mod scatter;
+pub mod settlements;
 mod signature;
 pub mod terrain;
 

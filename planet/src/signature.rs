@@ -18,8 +18,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// 4: the scatter stage runs before the collider, whose LOD-0 and LOD-1
 /// colliders hold the trunks and boulders (issue 16). 5: the planet layout
 /// (issue 18): belts of mountain stamps, routed rivers with their own water,
-/// lakes, beaches from the coast distance, deposits rarest first.
-pub const GENERATOR_VERSION: u32 = 5;
+/// lakes, beaches from the coast distance, deposits rarest first. 6:
+/// settlements (issue 19): towns on the plots, the ground under their
+/// buildings levelled, the 3D noise and caves kept from under them.
+pub const GENERATOR_VERSION: u32 = 6;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

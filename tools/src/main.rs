@@ -49,6 +49,10 @@ enum Command {
     Map(commands::map::Args),
     /// Make a planet's layout (belts, rivers, lakes, plots) and print its figures and the time of each part.
     Plan(commands::plan::Args),
+    /// List a planet's settlements (where towns stand, their buildings) and the time the listing takes.
+    Settlements(commands::settlements::Args),
+    /// The settlement nearest a point of a planet: its distance and bearing.
+    Nearest(commands::nearest::Args),
     /// Export a region's meshes (and optionally its neighbours') as OBJ or PLY, with an optional PNG preview.
     Mesh(commands::mesh::Args),
     /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
@@ -107,6 +111,8 @@ fn main() -> ExitCode {
         Some(Command::Slice(args)) => commands::slice::run(&args),
         Some(Command::Map(args)) => commands::map::run(&args),
         Some(Command::Plan(args)) => commands::plan::run(&args),
+        Some(Command::Settlements(args)) => commands::settlements::run(&args),
+        Some(Command::Nearest(args)) => commands::nearest::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Scatter(args)) => commands::scatter::run(&args),
         Some(Command::Edit(args)) => commands::edit::run(&args),

@@ -85,6 +85,16 @@ impl KeyArgs {
     }
 }
 
+/// `LAT,LON` in degrees for flag `flag`, checked.
+pub fn lat_lon(flag: &str, text: &str) -> Result<(f32, f32), Failure> {
+    match lat_lon_and(text) {
+        Some((lat, lon, None)) => Ok((lat, lon)),
+        _ => {
+            Err(Failure::Invalid(format!("{flag} {text}: must be LAT,LON with LAT in -90..=90 and LON in -180..=180")))
+        }
+    }
+}
+
 /// `LAT,LON` or `LAT,LON,X` in degrees (and any number X), with LAT in
 /// -90..=90 and LON in -180..=180; `None` for anything else.
 pub fn lat_lon_and(text: &str) -> Option<(f32, f32, Option<f32>)> {

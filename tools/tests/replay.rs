@@ -67,7 +67,7 @@ fn every_golden_region_dumps_and_replays_to_a_match() {
         let out = planet(&["replay", s(&dir), "--repeat", "1"]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}{}", text(&out.stderr));
-        assert!(stdout.contains("all 10 replayed stages match the dump"), "{name}: {stdout}");
+        assert!(stdout.contains("all 11 replayed stages match the dump"), "{name}: {stdout}");
         for stage in Pipeline::standard().stages() {
             assert!(
                 stdout.lines().any(|l| l.trim_start().starts_with(stage.name) && l.contains(" match ")),
@@ -88,7 +88,7 @@ fn replays_on_one_and_several_threads_match() {
     let c = planet(&["replay", s(&dir), "--from", "recipe", "--threads", "3", "--repeat", "3"]);
     for out in [&a, &b, &c] {
         assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-        assert!(text(&out.stdout).contains("all 10 replayed stages match the dump"));
+        assert!(text(&out.stdout).contains("all 11 replayed stages match the dump"));
     }
     assert!(text(&b.stdout).contains("median of 8 runs on 4 threads"));
     for stage in Pipeline::standard().stages() {
@@ -366,7 +366,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     // matches but the plan, which the unedited recipe plans as before.
     let again = planet(&["replay", s(&edited), "--repeat", "1"]);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
-    assert!(text(&again.stderr).contains("1 of 10 replayed stages do not match the dump: planet_plan"));
+    assert!(text(&again.stderr).contains("1 of 11 replayed stages do not match the dump: planet_plan"));
     let again = planet(&["replay", s(&edited), "--repeat", "1", "--from", "planet_plan"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
 
@@ -391,7 +391,10 @@ fn bad_arguments_exit_2() {
     dump(1, "0/6/2/2/0", &dir);
     let out = planet(&["replay", s(&dir), "--from", "meshes"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("must be one of recipe, system_plan, planet_plan, planet_layout, columns"));
+    assert!(
+        text(&out.stderr)
+            .contains("must be one of recipe, system_plan, planet_plan, planet_layout, planet_settlements, columns")
+    );
     assert_eq!(planet(&["replay", s(&dir), "--repeat", "0"]).status.code(), Some(2));
     assert_eq!(planet(&["replay", s(&dir), "--threads", "0"]).status.code(), Some(2));
     assert_eq!(planet(&["dump", "--planet", "9", "--key", "0/6/2/2/0", "--out", s(&dir)]).status.code(), Some(2));

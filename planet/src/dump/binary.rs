@@ -150,6 +150,7 @@ pub const COLUMN: &[Field] = &[
     f("slope_deg", F32),
     f("mountain", F32),
     f("river", F32),
+    f("structure", F32),
     f("water_m", F32),
     f("temperature_c", F32),
     f("moisture", F32),
@@ -344,7 +345,17 @@ pub(crate) fn column_bytes(columns: &[Column]) -> Vec<u8> {
         for v in c.direction.to_array() {
             w.f32(v);
         }
-        for v in [c.elevation_m, c.height_m, c.slope_deg, c.mountain, c.river, c.water_m, c.temperature_c, c.moisture] {
+        for v in [
+            c.elevation_m,
+            c.height_m,
+            c.slope_deg,
+            c.mountain,
+            c.river,
+            c.structure,
+            c.water_m,
+            c.temperature_c,
+            c.moisture,
+        ] {
             w.f32(v);
         }
         w.u8(c.biome);
@@ -367,6 +378,7 @@ pub(crate) fn read_columns(bytes: &[u8]) -> Vec<Column> {
             slope_deg: r.f32(),
             mountain: r.f32(),
             river: r.f32(),
+            structure: r.f32(),
             water_m: r.f32(),
             temperature_c: r.f32(),
             moisture: r.f32(),

@@ -140,7 +140,7 @@ fn manifests_check_their_shape() {
     let text = String::from_utf8(m.to_json()).unwrap();
     let bad = text.replace("0/6/2/2/0", "0/6/2/2").replace("\"voxels\"", "\"voxel\"");
     let e = Manifest::from_json(bad.as_bytes()).unwrap_err().0;
-    assert!(e.contains("stages[4].stage") && e.contains(r#"unknown stage "voxel""#), "{e}");
+    assert!(e.contains("stages[5].stage") && e.contains(r#"unknown stage "voxel""#), "{e}");
     let e = Manifest::from_json(text.replace("0/6/2/2/0", "0/6/2/2").as_bytes()).unwrap_err().0;
     assert!(e.starts_with("key = \"0/6/2/2\""), "{e}");
     let e = Manifest::from_json(&m.to_json()[..100]).unwrap_err().0;

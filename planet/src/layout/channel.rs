@@ -31,6 +31,10 @@ pub struct Segment {
     level: [f32; 2],
     half_width: [f32; 2],
     depth: [f32; 2],
+    /// Its midpoint, and the square of the distance from it beyond which no
+    /// point is in its valley or its water's margin (a cheap first test).
+    mid: Vec3,
+    reach2: f32,
 }
 
 /// A river's effect on one column.
@@ -64,12 +68,20 @@ impl Channels {
         let mut segments = Vec::new();
         for river in rivers {
             for w in river.points.windows(2) {
+                let (a, b) = (w[0].direction * r, w[1].direction * r);
+                let half_width = [w[0].width_m * 0.5, w[1].width_m * 0.5];
+                // Beyond half the segment's length, its widest half-width and
+                // the valley (or the widest water margin) from its midpoint, a
+                // point is farther than `at`'s own test lets through.
+                let reach = (b - a).length() * 0.5 + half_width[0].max(half_width[1]) + valley_m.max(MARGIN_M) + 0.01;
                 segments.push(Segment {
-                    a: w[0].direction * r,
-                    b: w[1].direction * r,
+                    a,
+                    b,
                     level: [w[0].level_m, w[1].level_m],
-                    half_width: [w[0].width_m * 0.5, w[1].width_m * 0.5],
+                    half_width,
                     depth: [w[0].depth_m, w[1].depth_m],
+                    mid: (a + b) * 0.5,
+                    reach2: reach * reach,
                 });
             }
         }
@@ -107,6 +119,9 @@ impl Channels {
         let mut nearest = f32::MAX;
         for &i in near {
             let s = &self.segments[i as usize];
+            if (p - s.mid).length_squared() > s.reach2 {
+                continue;
+            }
             let ab = s.b - s.a;
             let len2 = ab.length_squared();
             let t = if len2 > 0.0 { ((p - s.a).dot(ab) / len2).clamp(0.0, 1.0) } else { 0.0 };

@@ -9,7 +9,7 @@ use glam::Vec3;
 use super::grid::{Cell, PLAN_CELLS, PlanGrid, Walker};
 
 /// Plan cells along a bucket's side.
-const BUCKET: i32 = 4;
+const BUCKET: i32 = 2;
 /// Buckets along a face's side.
 const BUCKETS: i32 = PLAN_CELLS / BUCKET;
 

@@ -14,6 +14,7 @@ use crate::layout::Layout;
 use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
+use crate::settlements::Settlements;
 use crate::terrain::Terrain;
 
 /// What every stage of a region may need besides the stages before it.
@@ -82,7 +83,12 @@ impl<'a> RegionInput<'a> {
             None => {
                 let plan = chain.need::<PlanetPlan>(&stages::PLANET_PLAN, stage)?;
                 let layout = chain.need::<Arc<Layout>>(&stages::PLANET_LAYOUT, stage)?;
-                Ok(Cow::Owned(Terrain::with_layout(plan, Arc::clone(layout))))
+                let settlements = chain.need::<Arc<Settlements>>(&stages::PLANET_SETTLEMENTS, stage)?;
+                Ok(Cow::Owned(Terrain::with_parts(
+                    plan,
+                    Arc::clone(layout),
+                    Settlements::ready(settlements, plan, layout),
+                )))
             }
         }
     }

@@ -29,6 +29,7 @@ static STANDARD: LazyLock<Pipeline> = LazyLock::new(|| {
         &stages::SYSTEM_PLAN,
         &stages::PLANET_PLAN,
         &stages::PLANET_LAYOUT,
+        &stages::PLANET_SETTLEMENTS,
         &stages::COLUMNS,
         &stages::VOXELS,
         &stages::CUBE_MESH,

@@ -135,14 +135,14 @@ fn the_runner_stops_between_stages_when_cancelled() {
 fn tables_that_read_a_later_or_missing_stage_are_refused() {
     let s = Pipeline::standard().stages();
     assert_eq!(
-        Pipeline::new(vec![s[0], s[1], s[2], s[4]]),
+        Pipeline::new(vec![s[0], s[1], s[2], s[3], s[5]]),
         Err(PipelineError::MissingInput { stage: "voxels", input: "columns" })
     );
     assert_eq!(
         Pipeline::new(vec![&SUMMIT]),
         Err(PipelineError::MissingInput { stage: "summit", input: "sphere_mesh" })
     );
-    assert_eq!(Pipeline::standard().with(s[3]), Err(PipelineError::Duplicate("columns")));
+    assert_eq!(Pipeline::standard().with(s[4]), Err(PipelineError::Duplicate("columns")));
     assert!(Pipeline::new(s.to_vec()).is_ok());
 }
 

@@ -6,6 +6,7 @@ mod planet_plan;
 mod system_plan;
 
 pub use planet_plan::PlanetPlan;
+pub(crate) use system_plan::name_from;
 pub use system_plan::{PlanetSlot, SunPlan, SystemPlan};
 
 use serde::{Deserialize, Serialize};

@@ -57,7 +57,7 @@ const SYLLABLES_MID: [&str; 12] = ["ra", "lo", "the", "ni", "va", "ru", "so", "k
 const SYLLABLES_END: [&str; 12] = ["n", "s", "x", "ra", "on", "us", "is", "a", "or", "e", "th", "ia"];
 
 /// A pronounceable name from a hash.
-fn name_from(h: u64) -> String {
+pub(crate) fn name_from(h: u64) -> String {
     let mut s = HashStream::new(h);
     let mut name = String::new();
     name.push_str(SYLLABLES_START[s.index(SYLLABLES_START.len())]);

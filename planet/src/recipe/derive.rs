@@ -13,6 +13,7 @@ use super::planet::{
     NoiseRecipe, OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe, ShellRecipe,
     TerrainRecipe,
 };
+use super::settlement::SettlementRecipe;
 use crate::hash::{HashStream, hash0, salt, salt_str};
 
 /// Material slots of every derived palette (custom recipes may lay theirs out freely).
@@ -443,6 +444,26 @@ pub fn derive_recipe_with_radius(kind: PlanetKind, seed: u64, radius_m: Option<f
             min_height_m: d.range("plots.min_height_m", 2.0, 4.0, 0.5),
             water_m: d.range("plots.water_m", 150.0, 300.0, 10.0),
         },
+        settlements: settlements(&d),
+    }
+}
+
+/// Settlements: the reference's rules, each planet's towns a little
+/// different in size, density, skyline and route.
+fn settlements(d: &Dice) -> SettlementRecipe {
+    let flat = d.range("settlements.type_shares.flat", 0.35, 0.6, 0.05);
+    let curved = d.range("settlements.type_shares.curved", 0.2, 0.4, 0.05);
+    SettlementRecipe {
+        cell_m: d.range("settlements.cell_m", 800.0, 1000.0, 50.0),
+        chance: d.range("settlements.chance", 0.9, 1.0, 0.05),
+        radius_m: d.range("settlements.radius_m", 100.0, 140.0, 5.0),
+        density: d.range("settlements.density", 0.4, 0.5, 0.01),
+        height_gain: d.range("settlements.height_gain", 0.3, 0.7, 0.05),
+        zone_wavelength_m: d.range("settlements.zone_wavelength_m", 120.0, 220.0, 10.0),
+        type_shares: [flat, curved, (1.0 - flat - curved).max(0.1)],
+        route_amplitude_m: d.range("settlements.route_amplitude_m", 12.0, 24.0, 1.0),
+        route_waves: d.range("settlements.route_waves", 1.0, 2.0, 0.25),
+        ..SettlementRecipe::default()
     }
 }
 

@@ -8,6 +8,7 @@ mod error;
 mod kind;
 mod palette;
 mod planet;
+mod settlement;
 mod system;
 
 pub use check::{Checker, Validate};
@@ -20,6 +21,7 @@ pub use planet::{
     MountainRecipe, NoiseRecipe, OverhangRecipe, PlanetRecipe, PlotRecipe, Polygonizer, RiverRecipe, SeaRecipe,
     ShellRecipe, TerrainRecipe,
 };
+pub use settlement::SettlementRecipe;
 pub use system::{DEFAULT_SYSTEM_JSON, MAX_PLANETS, PlanetOverride, SystemRecipe};
 
 pub(crate) use system::merge;

@@ -485,6 +485,8 @@ pub struct PlanetRecipe {
     pub meshing: MeshingRecipe,
     /// Buildable plots.
     pub plots: PlotRecipe,
+    /// Settlements on the plots.
+    pub settlements: super::settlement::SettlementRecipe,
 }
 
 /// Most materials a palette may hold (a voxel stores material ids as `u8`).
@@ -552,5 +554,6 @@ impl Validate for PlanetRecipe {
         c.nested("atmosphere", &self.atmosphere);
         c.nested("meshing", &self.meshing);
         c.nested("plots", &self.plots);
+        c.nested("settlements", &self.settlements);
     }
 }

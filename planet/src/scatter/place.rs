@@ -41,6 +41,8 @@ pub struct Refusals {
     pub under_sea: u32,
     /// The ground under it is far below the surface (a cave floor).
     pub cave: u32,
+    /// A building's levelled ground (its footprint, apron or skirt).
+    pub built_on: u32,
     /// Children refused, for any of the reasons above.
     pub children: u32,
     /// Parents refused, by rule (a recipe holds at most 32 rules).
@@ -51,7 +53,7 @@ impl Refusals {
     /// Objects refused, for every reason, parents and children.
     #[must_use]
     pub fn total(&self) -> u32 {
-        self.no_ground + self.other_layer + self.roofed + self.under_sea + self.cave + self.children
+        self.no_ground + self.other_layer + self.roofed + self.under_sea + self.cave + self.built_on + self.children
     }
 
     /// Parents refused, for every reason.
@@ -164,6 +166,11 @@ impl Region<'_> {
         if self.terrain.layout.column_at(up, seat.height_m, 0.0).river.water_m.is_some_and(|w| seat.height_m < w + 0.2)
         {
             self.refusals.under_sea += 1;
+            return None;
+        }
+        // Nor on a building's ground.
+        if self.terrain.settlements.levelling_at(up).is_some() {
+            self.refusals.built_on += 1;
             return None;
         }
         if seat.height_m < habitat.surface_m(u, v) - self.cave_depth_m {

@@ -32,6 +32,9 @@ pub struct Column {
     pub mountain: f32,
     /// How much river valley, 0..=1 (1 in the channel): the 3D noise fades with it.
     pub river: f32,
+    /// How much of the column a building levels, 0..=1 (1 under its
+    /// footprint): the 3D noise and caves fade with it too.
+    pub structure: f32,
     /// The river or lake water over the column, metres above the base radius
     /// (`NO_WATER` where there is none; the sea is drawn on its own).
     pub water_m: f32,
@@ -99,6 +102,8 @@ struct Relief {
     bed: f32,
     water_m: f32,
     coast_m: f32,
+    /// The structure term's weight.
+    structure: f32,
 }
 
 impl Terrain {
@@ -118,10 +123,16 @@ impl Terrain {
         let plan = self.layout.column_at(d, coarse.elevation_m + uncarved, margin_m);
         // The carves never reach the bottom of the voxel shell.
         let floor = -(self.grid.shell_below_m - 4.0 - t.overhangs.amplitude_m).max(0.0);
-        let height_m = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
+        let carved = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
+        // The structure term: a building's footprint levelled to its base.
+        let (height_m, structure) = match self.settlements.levelling_at(d) {
+            Some(l) => (carved + (l.base_m - coarse.elevation_m - carved) * l.weight, l.weight),
+            None => (carved, 0.0),
+        };
         Relief {
             coarse,
             height_m,
+            structure,
             river: plan.river.valley,
             bed: plan.river.bed,
             water_m: plan.river.water_m.unwrap_or(NO_WATER),
@@ -217,6 +228,7 @@ impl Terrain {
                     slope_deg,
                     mountain: relief.coarse.mountain,
                     river: relief.river,
+                    structure: relief.structure,
                     water_m: relief.water_m,
                     temperature_c: temperature,
                     moisture: wet,

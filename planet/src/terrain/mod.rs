@@ -36,6 +36,7 @@ use crate::geometry::{KeyError, PlanetGrid, REGION_CELLS, RegionKey, face_coords
 use crate::layout::Layout;
 use crate::plan::PlanetPlan;
 use crate::recipe::PlanetRecipe;
+use crate::settlements::Settlements;
 
 /// Everything the terrain passes need of one planet, built once from its plan.
 #[derive(Clone, Debug)]
@@ -50,6 +51,8 @@ pub struct Terrain {
     pub fields: Fields,
     /// The planet's layout (belts, rivers, lakes, coast, plots), shared.
     pub layout: Arc<Layout>,
+    /// The planet's settlements (sites, and towns as they are made), shared.
+    pub settlements: Arc<Settlements>,
 }
 
 impl Terrain {
@@ -63,13 +66,29 @@ impl Terrain {
     /// layout stage's output, or one a caller keeps by signature).
     #[must_use]
     pub fn with_layout(plan: &PlanetPlan, layout: Arc<Layout>) -> Self {
+        let settlements = Arc::new(Settlements::build(plan, &layout));
+        Self::with_parts(plan, layout, settlements)
+    }
+
+    /// The terrain generator from a layout and settlements made already
+    /// (the stages' outputs, or ones a caller keeps).
+    #[must_use]
+    pub fn with_parts(plan: &PlanetPlan, layout: Arc<Layout>, settlements: Arc<Settlements>) -> Self {
         Self {
             seed: plan.seed,
             recipe: plan.recipe.clone(),
             grid: PlanetGrid::new(&plan.recipe),
             fields: Fields::new(plan.seed, &plan.recipe),
             layout,
+            settlements,
         }
+    }
+
+    /// The terrain before any structure: no settlements, so no levelling
+    /// (the ground towns are laid out on).
+    #[must_use]
+    pub fn bare(plan: &PlanetPlan, layout: Arc<Layout>) -> Self {
+        Self::with_parts(plan, layout, Arc::new(Settlements::none(plan.recipe.radius_m)))
     }
 
     /// Both passes for `key`, after checking that it names a region of this planet.

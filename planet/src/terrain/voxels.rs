@@ -119,6 +119,9 @@ struct Volume<'t> {
 
 const UNSET: f32 = f32::NAN;
 
+/// Rock kept over caves under a building's footprint besides the caves' least depth, metres.
+const STRUCTURE_ROOF_M: f32 = 12.0;
+
 impl<'t> Volume<'t> {
     fn new(terrain: &'t Terrain, window: &'t Window, first_layer: i32, layer_m: f32) -> Self {
         let key = window.key;
@@ -239,8 +242,9 @@ impl Terrain {
                 // Overhangs: only inside the band where they can change the sign
                 // (|depth| <= band), faded out towards fade_height above the surface.
                 let band_layers = layers_in(s - band, s + band);
-                // The 3D noise stills in river valleys: the channel keeps its shape.
-                let calm = amplitude * (1.0 - col.river);
+                // The 3D noise stills in river valleys (the channel keeps its
+                // shape) and under buildings (their levelled ground stays flat).
+                let calm = amplitude * (1.0 - col.river.max(col.structure));
                 if amplitude > 0.0 && !band_layers.is_empty() {
                     let mut profile = [0f32; LEVELS];
                     for l in level_of[band_layers.start].0..=level_of[band_layers.end - 1].0 + 1 {
@@ -260,7 +264,9 @@ impl Terrain {
                 // layers), also caps the density of solid ground around tunnels (only its
                 // sign and the values near a crossing matter). Where |a| alone puts the
                 // term at the cap, b cannot change it and is not evaluated.
-                let cave_layers = layers_in(worm_floor, s - caves.min_depth_m);
+                // Under a building the caves keep `STRUCTURE_ROOF_M` more rock overhead.
+                let cave_top = s - caves.min_depth_m - col.structure * STRUCTURE_ROOF_M;
+                let cave_layers = layers_in(worm_floor, cave_top);
                 if worms_on && !cave_layers.is_empty() {
                     let levels = level_of[cave_layers.start].0..=level_of[cave_layers.end - 1].0 + 1;
                     let mut pa = [0f32; LEVELS];
@@ -275,7 +281,8 @@ impl Terrain {
                         let (l, t) = level_of[c];
                         let z = z_of[c];
                         a[c] = mix(pa[l], pa[l + 1], t).abs();
-                        let fade = min(min((s - z - caves.min_depth_m) * 0.25, (z - worm_floor) * 0.25), 1.0);
+                        let roof = s - z - caves.min_depth_m - col.structure * STRUCTURE_ROOF_M;
+                        let fade = min(min(roof * 0.25, (z - worm_floor) * 0.25), 1.0);
                         threshold[c] = caves.worm_threshold * fade;
                         cap[c] = min(d[c], worm_cap);
                         if (a[c] - threshold[c]) * worm_scale < cap[c] {

@@ -3,7 +3,8 @@
 //! altitude (walking pace near the ground, kilometres a second in space), the
 //! camera kept above the ground, and the streamer following the camera from
 //! one planet to the next with no loading screen. The title bar reads fps,
-//! altitude, speed, the nearest planet and the regions ready and queued.
+//! altitude, speed, the nearest planet, its nearest town (name, distance and
+//! bearing) and the regions ready and queued.
 //!
 //! `G` toggles walk mode: gravity towards the planet's centre (the recipe's
 //! `gravity_mps2`), walking on the terrain's colliders (`engine::physics`),
@@ -437,6 +438,15 @@ impl Client {
     fn title(&self, fps: f64) -> String {
         let (planet, _) = self.world.nearest(self.player.pose.position);
         let name = &self.world.system.planets[planet.index as usize].name;
+        // The nearest settlement of that planet: its name, distance and bearing.
+        let here = (self.player.pose.position - planet.position).normalize_or(glam::DVec3::Y).as_vec3();
+        let town = planet.terrain.settlements.nearest(here).map_or_else(
+            || "no towns".to_owned(),
+            |(s, d)| {
+                let bearing = super::nearest::bearing_deg(here, s.centre);
+                format!("town {} {} at {bearing:.0} deg", s.name, metres(f64::from(d)))
+            },
+        );
         let (ready, queued) =
             self.world.attached().map_or((0, 0), |a| (a.report.ready, a.report.wanted - a.report.ready));
         // Walking, the altitude is over the ground under the feet, and a
@@ -447,7 +457,7 @@ impl Client {
         };
         let aim = self.aim.map_or_else(|| "nothing in reach".to_owned(), |a| format!("at {}", metres(a.distance)));
         format!(
-            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | regions {ready} ready, {queued} queued | {} {} m {}, {aim} | {} edits",
+            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | {town} | regions {ready} ready, {queued} queued | {} {} m {}, {aim} | {} edits",
             speed(self.player.speed),
             self.player.mode_name(),
             self.tool.op.name(),

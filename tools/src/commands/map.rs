@@ -1,7 +1,7 @@
 //! `planet map --planet N --out map.png`: an equirectangular PNG of a whole
 //! planet: ground by biome and material, water by depth, hill shading, and
 //! the layout over it: lakes, rivers (wider with flow), plots (orange
-//! squares) and, with `--belts`, the mountain belts' skeleton (dark red) and
+//! squares), settlements (magenta rings of their towns' radius) and, with `--belts`, the mountain belts' skeleton (dark red) and
 //! each stamp's footprint (white outline). It samples the exact surface
 //! (`Terrain::surface_at`), on every core.
 
@@ -174,5 +174,20 @@ fn overlay(terrain: &Terrain, rgb: &mut [u8], w: usize, h: usize, belts: bool, w
                 put((i + di, j + dj), [255, 150, 20]);
             }
         }
+    }
+    // Settlements: a magenta ring of the town's radius (at least 4 pixels)
+    // with a dark dot in the middle, over the plot it stands on.
+    let s = &terrain.settlements;
+    let metres_per_pixel = std::f32::consts::TAU * terrain.recipe.radius_m / w as f32;
+    for site in &s.data.sites {
+        let radius = (site.radius_m / metres_per_pixel).max(4.0);
+        let (i, j) = pixel(site.centre, w, h);
+        let steps = (radius * 8.0) as i64;
+        for k in 0..steps {
+            let t = k as f32 / steps as f32 * std::f32::consts::TAU;
+            let (di, dj) = ((libm::cosf(t) * radius) as i64, (libm::sinf(t) * radius) as i64);
+            put((i + di, j + dj), [230, 40, 200]);
+        }
+        put((i, j), [40, 10, 40]);
     }
 }

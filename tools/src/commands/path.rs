@@ -25,7 +25,7 @@ use serde::Serialize;
 
 use crate::failure::Failure;
 use crate::output::{out, outln};
-use crate::pick::PlanetArgs;
+use crate::pick::{PlanetArgs, lat_lon};
 
 /// The most regions an automatic LOD may build.
 const AUTO_BUDGET: usize = 400;
@@ -87,14 +87,6 @@ struct PathFile {
 
 fn invalid(message: String) -> Failure {
     Failure::Invalid(message)
-}
-
-/// `LAT,LON` in degrees, checked.
-fn lat_lon(flag: &str, text: &str) -> Result<(f32, f32), Failure> {
-    match crate::pick::lat_lon_and(text) {
-        Some((lat, lon, None)) => Ok((lat, lon)),
-        _ => Err(invalid(format!("{flag} {text}: must be LAT,LON with LAT in -90..=90 and LON in -180..=180"))),
-    }
 }
 
 /// Runs the search and prints the path.

@@ -76,14 +76,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     let _ = writeln!(
         out,
-        "refused {}: no ground {}, ground in another layer {}, roofed {}, under the sea {}, cave floor {} \
-         ({} of them children)",
+        "refused {}: no ground {}, ground in another layer {}, roofed {}, under the sea {}, cave floor {}, \
+         built on {} ({} of them children)",
         refusals.total(),
         refusals.no_ground,
         refusals.other_layer,
         refusals.roofed,
         refusals.under_sea,
         refusals.cave,
+        refusals.built_on,
         refusals.children
     );
     let _ = writeln!(out, "signature {}", scatter.signature());

@@ -23,7 +23,7 @@ impl RegionStage for ColumnsStage {
     type Output = ColumnField;
     const NAME: &'static str = "columns";
     const TYPE_NAME: &'static str = "ColumnField";
-    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "key"];
+    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "planet_settlements", "key"];
 
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<ColumnField, DumpError> {
         let terrain = input.terrain(chain, &COLUMNS)?;

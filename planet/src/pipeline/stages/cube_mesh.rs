@@ -24,7 +24,8 @@ impl RegionStage for CubeMeshStage {
     type Output = CubeMesh;
     const NAME: &'static str = "cube_mesh";
     const TYPE_NAME: &'static str = "CubeMesh";
-    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "columns", "voxels"];
+    const INPUTS: &'static [&'static str] =
+        &["planet_plan", "planet_layout", "planet_settlements", "columns", "voxels"];
 
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<CubeMesh, DumpError> {
         let terrain = input.terrain(chain, &CUBE_MESH)?;

@@ -24,7 +24,8 @@ impl RegionStage for ScatterStage {
     type Output = Scatter;
     const NAME: &'static str = "scatter";
     const TYPE_NAME: &'static str = "Scatter";
-    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "columns", "cube_mesh", "sphere_mesh"];
+    const INPUTS: &'static [&'static str] =
+        &["planet_plan", "planet_layout", "planet_settlements", "columns", "cube_mesh", "sphere_mesh"];
 
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<Scatter, DumpError> {
         let terrain = input.terrain(chain, &SCATTER)?;

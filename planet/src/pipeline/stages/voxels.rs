@@ -24,7 +24,7 @@ impl RegionStage for VoxelsStage {
     type Output = VoxelGrid;
     const NAME: &'static str = "voxels";
     const TYPE_NAME: &'static str = "VoxelGrid";
-    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "columns"];
+    const INPUTS: &'static [&'static str] = &["planet_plan", "planet_layout", "planet_settlements", "columns"];
 
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<VoxelGrid, DumpError> {
         let terrain = input.terrain(chain, &VOXELS)?;

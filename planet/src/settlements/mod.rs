@@ -1,0 +1,318 @@
+//! Settlements: where towns stand on a planet, and each town's buildings.
+//!
+//! - **Sites** (`sites.rs`): the offset grid of cells about a kilometre
+//!   across; a cell holds at most one town, on the buildable plot nearest a
+//!   hashed aim, wholly inside the cell. Decided from the layout's plots
+//!   alone, listed for a whole planet at once (`SettlementSites`, the
+//!   `planet_settlements` stage), and searched for the nearest from any
+//!   direction (`Settlements::nearest`).
+//! - **Towns** (`town.rs`, `route.rs`, `building.rs`): laid out by the
+//!   building-placement reference's rules from the terrain before any
+//!   levelling; made on first use and kept (a pure function of the plan,
+//!   so when it is made never matters).
+//! - **Levelling** (`level.rs`): the structure term of the 2D pass.
+
+mod building;
+mod level;
+mod route;
+mod sites;
+mod town;
+
+pub use building::{BEND_SAMPLES, Building, BuildingCurve, BuildingKind, box_distance, box_gap};
+pub use level::{APRON_M, Levelling};
+pub use route::Route;
+pub use sites::{Settlement, SiteCell, SiteGrid, angle, cells_across};
+pub use town::{GroundSample, Town, TownCounts, TownFrame};
+
+use std::collections::BinaryHeap;
+use std::sync::{Arc, OnceLock};
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::layout::Layout;
+use crate::plan::PlanetPlan;
+use crate::recipe::SettlementRecipe;
+use crate::terrain::Terrain;
+
+/// No settlement.
+const NONE: u32 = u32::MAX;
+
+/// Every settlement of a planet: what the `planet_settlements` stage makes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettlementSites {
+    /// Cells along each side of a face of the offset grid.
+    pub cells_across: u32,
+    /// The planet's base radius, metres.
+    pub radius_m: f32,
+    /// The settlements, by cell.
+    pub sites: Vec<Settlement>,
+}
+
+impl SettlementSites {
+    /// The settlements of `plan` on the plots of `layout`.
+    #[must_use]
+    pub fn build(plan: &PlanetPlan, layout: &Layout) -> Self {
+        let r = &plan.recipe.settlements;
+        let n = cells_across(plan.recipe.radius_m, r.cell_m);
+        let mut out = Self { cells_across: n, radius_m: plan.recipe.radius_m, sites: Vec::new() };
+        if !r.enabled {
+            return out;
+        }
+        let grid = SiteGrid::new(plan.recipe.radius_m, n);
+        let plots = &layout.data.plots;
+        let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); grid.len()];
+        for (i, p) in plots.iter().enumerate() {
+            by_cell[grid.cell_of(p.centre) as usize].push(i as u32);
+        }
+        let rules = sites::SiteRules {
+            seed: plan.seed,
+            chance: r.chance,
+            radius_m: r.radius_m,
+            margin_m: level::town_reach_m(0.0, largest_building_m(r), r.skirt_m),
+            plots,
+        };
+        out.sites = (0..grid.len() as SiteCell)
+            .filter_map(|c| sites::settlement_of(&grid, &rules, c, &by_cell[c as usize]))
+            .collect();
+        out
+    }
+
+    /// Problems that make these sites unusable (from a file), each naming its field.
+    #[must_use]
+    pub fn problems(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        if !(1..=256).contains(&self.cells_across) {
+            found.push(format!("cells_across = {}: must be in 1..=256", self.cells_across));
+        }
+        if !(self.radius_m.is_finite() && self.radius_m > 0.0) {
+            found.push(format!("radius_m = {}: must be a positive radius", self.radius_m));
+        }
+        let cells = 6 * u64::from(self.cells_across).pow(2);
+        let mut last = None;
+        for (i, s) in self.sites.iter().enumerate() {
+            if u64::from(s.cell) >= cells {
+                found.push(format!("sites[{i}].cell = {}: must be in 0..{cells}", s.cell));
+            }
+            if last.is_some_and(|l| s.cell <= l) {
+                found.push(format!("sites[{i}].cell = {}: cells must ascend", s.cell));
+            }
+            last = Some(s.cell);
+            if !(s.centre.is_finite() && (s.centre.length() - 1.0).abs() < 1e-3) {
+                found.push(format!("sites[{i}].centre: must be a unit direction"));
+            }
+            if !(s.radius_m.is_finite() && s.radius_m > 0.0) {
+                found.push(format!("sites[{i}].radius_m = {}: must be positive", s.radius_m));
+            }
+        }
+        found
+    }
+
+    /// The golden hash of the sites.
+    #[must_use]
+    pub fn signature(&self) -> crate::Signature {
+        crate::Signature::of("settlements", self)
+    }
+}
+
+/// The longest side any building of `r` may have, metres.
+fn largest_building_m(r: &SettlementRecipe) -> f32 {
+    (r.footprint_m[1] * r.aspect[1]).max(r.landmark_footprint_m[1])
+}
+
+/// The sites with the grid and the towns, as the terrain and the queries use them.
+pub struct Settlements {
+    /// The sites.
+    pub data: SettlementSites,
+    grid: SiteGrid,
+    /// The site index of each cell, or `NONE`.
+    by_cell: Vec<u32>,
+    towns: Vec<OnceLock<Town>>,
+    /// What towns are laid out from: set when made from a plan, or once
+    /// sites read from a file meet their plan (`ready`).
+    maker: OnceLock<TownMaker>,
+}
+
+/// The ground and rules the towns are laid out with.
+struct TownMaker {
+    recipe: SettlementRecipe,
+    /// The terrain without settlements (towns are laid out on the ground before levelling).
+    ground: Terrain,
+    lowest_m: f32,
+}
+
+impl Settlements {
+    /// No settlements on a planet of `radius_m` (and none to make).
+    #[must_use]
+    pub fn none(radius_m: f32) -> Self {
+        Self::from_sites(SettlementSites { cells_across: 2, radius_m, sites: Vec::new() })
+    }
+
+    /// Sites (read from a file and checked) whose towns cannot be made until
+    /// they meet their plan and layout (`ready`).
+    #[must_use]
+    pub fn from_sites(data: SettlementSites) -> Self {
+        let grid = SiteGrid::new(data.radius_m, data.cells_across);
+        let mut by_cell = vec![NONE; grid.len()];
+        for (i, s) in data.sites.iter().enumerate() {
+            if let Some(slot) = by_cell.get_mut(s.cell as usize) {
+                *slot = i as u32;
+            }
+        }
+        let towns = data.sites.iter().map(|_| OnceLock::new()).collect();
+        Self { data, grid, by_cell, towns, maker: OnceLock::new() }
+    }
+
+    /// `settlements` able to make their towns from `plan` and `layout` (the
+    /// same, shared, when they already can: towns made are kept).
+    #[must_use]
+    pub fn ready(settlements: &Arc<Self>, plan: &PlanetPlan, layout: &Arc<Layout>) -> Arc<Self> {
+        settlements.maker.get_or_init(|| TownMaker::new(plan, layout));
+        Arc::clone(settlements)
+    }
+
+    /// The settlements of `plan` on `layout`'s plots.
+    #[must_use]
+    pub fn build(plan: &PlanetPlan, layout: &Arc<Layout>) -> Self {
+        Self::with_sites(plan, layout, SettlementSites::build(plan, layout))
+    }
+
+    /// `sites` (made, or read from a dump and checked) with their towns to be
+    /// made from `plan` and `layout`.
+    #[must_use]
+    pub fn with_sites(plan: &PlanetPlan, layout: &Arc<Layout>, sites: SettlementSites) -> Self {
+        let out = Self::from_sites(sites);
+        let _ = out.maker.set(TownMaker::new(plan, layout));
+        out
+    }
+
+    /// The offset grid.
+    #[must_use]
+    pub fn grid(&self) -> &SiteGrid {
+        &self.grid
+    }
+
+    /// The settlement of cell `c`, if any.
+    #[must_use]
+    pub fn in_cell(&self, c: SiteCell) -> Option<&Settlement> {
+        let i = *self.by_cell.get(c as usize)?;
+        self.data.sites.get(i as usize)
+    }
+
+    /// The nearest settlement to direction `d` (unit) and its distance along
+    /// the base sphere, metres: a best-first search of the cells around `d`.
+    #[must_use]
+    pub fn nearest(&self, d: Vec3) -> Option<(&Settlement, f32)> {
+        if self.data.sites.is_empty() {
+            return None;
+        }
+        let start = self.grid.cell_of(d);
+        // Cells by the least angle any of their points could be from `d`
+        // (as ordered integers, so the heap needs no float order).
+        let key = |c: SiteCell| std::cmp::Reverse((self.grid.least_angle(c, d).to_bits(), c));
+        let mut seen = vec![false; self.grid.len()];
+        let mut queue = BinaryHeap::new();
+        queue.push(key(start));
+        seen[start as usize] = true;
+        let mut best: Option<(u32, f32)> = None;
+        while let Some(std::cmp::Reverse((bound, c))) = queue.pop() {
+            // Nothing left can be nearer (a small slack for the bound's rounding).
+            if best.is_some_and(|(_, a)| f32::from_bits(bound) > a + 1e-5) {
+                break;
+            }
+            if let Some(i) = self.by_cell.get(c as usize).copied().filter(|&i| i != NONE) {
+                let a = angle(d, self.data.sites[i as usize].centre);
+                if best.is_none_or(|(j, b)| a < b || (a == b && i < j)) {
+                    best = Some((i, a));
+                }
+            }
+            for &m in self.grid.neighbours(c) {
+                if !seen[m as usize] {
+                    seen[m as usize] = true;
+                    queue.push(key(m));
+                }
+            }
+        }
+        best.map(|(i, a)| (&self.data.sites[i as usize], a * self.data.radius_m))
+    }
+
+    /// The town of settlement `i` (an index into the sites), laid out on
+    /// first use; `None` for a planet whose towns cannot be made (no plan).
+    #[must_use]
+    pub fn town(&self, i: usize) -> Option<&Town> {
+        let maker = self.maker.get()?;
+        let site = self.data.sites.get(i)?;
+        Some(self.towns[i].get_or_init(|| maker.lay_out(site)))
+    }
+
+    /// The town-local frame of settlement `i`.
+    #[must_use]
+    pub fn frame(&self, i: usize) -> TownFrame {
+        TownFrame::new(self.data.sites[i].centre, self.data.radius_m)
+    }
+
+    /// The structure term at direction `d`: the levelling of the town whose
+    /// cell holds `d`, if one of its buildings reaches it.
+    #[must_use]
+    pub fn levelling_at(&self, d: Vec3) -> Option<Levelling> {
+        let maker = self.maker.get()?;
+        let i = *self.by_cell.get(self.grid.cell_of(d) as usize)?;
+        if i == NONE {
+            return None;
+        }
+        let site = &self.data.sites[i as usize];
+        let reach = level::town_reach_m(site.radius_m, largest_building_m(&maker.recipe), maker.recipe.skirt_m);
+        if angle(d, site.centre) * self.data.radius_m > reach {
+            return None;
+        }
+        let frame = self.frame(i as usize);
+        let p = level::local_point(&frame, d)?;
+        level::levelling(self.town(i as usize)?, p, maker.recipe.skirt_m)
+    }
+}
+
+impl TownMaker {
+    fn new(plan: &PlanetPlan, layout: &Arc<Layout>) -> Self {
+        let r = &plan.recipe;
+        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN / 2.0 };
+        Self {
+            recipe: r.settlements,
+            ground: Terrain::bare(plan, Arc::clone(layout)),
+            lowest_m: sea + r.plots.min_height_m,
+        }
+    }
+
+    fn lay_out(&self, site: &Settlement) -> Town {
+        let t = &self.ground;
+        let plot_radius = t.layout.data.plots.get(site.plot as usize).map_or(0.0, |p| p.radius_m);
+        let ground = |d: Vec3| {
+            let s = t.surface_at(d);
+            let sea = t.recipe.sea.enabled && s.surface_m < t.recipe.sea.level_m;
+            GroundSample { height_m: s.surface_m, wet: sea || s.water_m > s.surface_m }
+        };
+        let input = town::TownInput {
+            seed: t.seed,
+            recipe: &self.recipe,
+            site,
+            frame: TownFrame::new(site.centre, t.recipe.radius_m),
+            plot_radius_m: plot_radius,
+            lowest_m: self.lowest_m,
+            ground: &ground,
+        };
+        Town::lay_out(&input)
+    }
+}
+
+impl std::fmt::Debug for Settlements {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Settlements({} sites)", self.data.sites.len())
+    }
+}
+
+impl PartialEq for Settlements {
+    /// Equal sites make equal towns: only the sites are compared.
+    fn eq(&self, other: &Self) -> bool {
+        self.data == other.data
+    }
+}

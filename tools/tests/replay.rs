@@ -337,7 +337,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     assert!(stdout.contains("first difference: voxels["), "{stdout}");
     assert!(
         text(&out.stderr).contains(
-            "5 of 8 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
+            "5 of 9 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
         ),
         "{}",
         text(&out.stderr)

@@ -289,7 +289,16 @@ impl TownMaker {
         let ground = |d: Vec3| {
             let s = t.surface_at(d);
             let sea = t.recipe.sea.enabled && s.surface_m < t.recipe.sea.level_m;
-            GroundSample { height_m: s.surface_m, wet: sea || s.water_m > s.surface_m }
+            let water = (s.water_m > crate::terrain::NO_WATER).then_some(s.water_m);
+            let sea_m = t.recipe.sea.enabled.then_some(t.recipe.sea.level_m);
+            GroundSample {
+                height_m: s.surface_m,
+                wet: sea || s.water_m > s.surface_m,
+                water_m: match (water, sea_m) {
+                    (Some(w), Some(l)) => Some(w.max(l)),
+                    (w, l) => w.or(l),
+                },
+            }
         };
         let input = town::TownInput {
             seed: t.seed,

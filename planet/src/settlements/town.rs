@@ -34,6 +34,9 @@ pub struct GroundSample {
     pub height_m: f32,
     /// Whether water (sea, river or lake) stands over it.
     pub wet: bool,
+    /// The river or lake water drawn at this point, if any (over the ground
+    /// or hidden under it): a building's levelled ground stays above it.
+    pub water_m: Option<f32>,
 }
 
 /// The plane tangent to a town's centre, in metres: where its buildings are laid out.
@@ -121,6 +124,9 @@ pub(crate) struct TownInput<'a> {
     /// The ground.
     pub ground: &'a dyn Fn(Vec3) -> GroundSample,
 }
+
+/// How far a building's base stands above any water drawn under it, metres.
+const DRY_M: f32 = 0.5;
 
 /// Growth axes tried before a town settles for one whose route is dry and walkable.
 const AXIS_TRIES: i64 = 8;
@@ -375,5 +381,11 @@ pub(crate) fn ground_under(input: &TownInput<'_>, b: &Building) -> Result<f32, u
     if !all.iter().all(in_band) {
         return Err(3);
     }
-    Ok(all.iter().map(|s| s.height_m).sum::<f32>() / all.len() as f32)
+    let base = all.iter().map(|s| s.height_m).sum::<f32>() / all.len() as f32;
+    // Levelled to the mean, the ground must not sink under water drawn there
+    // (a lake's water reaches a cell past its shore, hidden by the banks).
+    if all.iter().any(|s| s.water_m.is_some_and(|w| base < w + DRY_M)) {
+        return Err(3);
+    }
+    Ok(base)
 }

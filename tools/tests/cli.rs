@@ -158,6 +158,39 @@ fn region_arguments_are_checked() {
     assert_eq!(planet(&["region", "--planet", "1", "--key", "0/0/0/0/0", "--at", "1,2"]).status.code(), Some(2));
 }
 
+/// `settlements` lists what `Settlements` holds, `nearest` finds what its
+/// search finds; bad points and planets are usage errors.
+#[test]
+fn settlements_list_and_the_nearest_is_found() {
+    let t = planet::terrain::Terrain::new(&PlannedSystem::default_system().planets[1]);
+    let out = planet(&["settlements", "--planet", "1", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = v["settlements"].as_array().unwrap();
+    assert_eq!(listed.len(), t.settlements.data.sites.len());
+    for (l, s) in listed.iter().zip(&t.settlements.data.sites) {
+        assert_eq!(l["cell"], s.cell);
+        assert_eq!(l["name"], s.name.as_str());
+    }
+    let d = planet::terrain::lat_lon_direction(10.0, 20.0);
+    let (near, _) = t.settlements.nearest(d).unwrap();
+    let out = planet(&["nearest", "--planet", "1", "--at", "10,20", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["cell"], near.cell);
+    let cases: &[(&[&str], &str)] = &[
+        (&["nearest", "--planet", "1", "--at", "95,0"], "--at 95,0: must be LAT,LON"),
+        (&["nearest", "--planet", "1", "--at", "north"], "--at north: must be LAT,LON"),
+        (&["nearest", "--planet", "9", "--at", "1,2"], "--planet 9: must be in 0..=4"),
+        (&["settlements", "--planet", "9"], "--planet 9: must be in 0..=4"),
+    ];
+    for (args, message) in cases {
+        let out = planet(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
 #[test]
 fn slice_and_map_write_pngs() {
     let dir = scratch("placeholder", b"").parent().unwrap().to_path_buf();
@@ -542,6 +575,10 @@ fn a_closed_or_full_stdout_never_panics() {
         vec!["signature"],
         vec!["plan", "--planet", "2"],
         vec!["plan", "--planet", "2", "--json"],
+        vec!["settlements", "--planet", "3"],
+        vec!["settlements", "--planet", "3", "--json"],
+        vec!["nearest", "--planet", "1", "--at", "10,20"],
+        vec!["nearest", "--planet", "1", "--at", "10,20", "--json"],
         vec!["validate", recipe.to_str().unwrap()],
         vec!["region", "--planet", "1", "--key", "0/6/2/2/0"],
         vec!["scatter", "--planet", "1", "--key", "0/6/2/2/0"],

@@ -62,7 +62,8 @@ pub struct SettlementRecipe {
     pub route_amplitude_m: f32,
     /// Route: whole waves from landmark to landmark.
     pub route_waves: f32,
-    /// Levelling: the blend from a footprint's flat ground back to the terrain, metres.
+    /// Levelling: the blend from a footprint's flat ground (and a 1.5 m apron)
+    /// back to the terrain, metres; at most `spacing_m` less the apron.
     pub skirt_m: f32,
 }
 
@@ -94,7 +95,7 @@ impl Default for SettlementRecipe {
             route_push_m: 8.0,
             route_amplitude_m: 18.0,
             route_waves: 1.5,
-            skirt_m: 6.0,
+            skirt_m: 8.0,
         }
     }
 }
@@ -131,6 +132,7 @@ impl Validate for SettlementRecipe {
         c.f32_in("route_push_m", self.route_push_m, self.route_delete_m.clamp(0.5, 50.0)..=100.0);
         c.f32_in("route_amplitude_m", self.route_amplitude_m, 1.0..=(self.radius_m * 0.5).max(1.0));
         c.f32_in("route_waves", self.route_waves, 0.25..=8.0);
-        c.f32_in("skirt_m", self.skirt_m, 0.0..=40.0);
+        // A skirt stops short of the next building's box, so every footprint stays flat.
+        c.f32_in("skirt_m", self.skirt_m, 0.0..=(self.spacing_m - 1.5).clamp(0.0, 40.0));
     }
 }

@@ -3,8 +3,8 @@
 //! it, the surface is its base height exactly; over the skirt beyond, the
 //! terrain blends back in with a smoothstep. So nothing floats or is buried,
 //! at every LOD, since each column's level is a pure function of its direction.
-//! Where skirts overlap, the building with the greater weight wins (the
-//! earlier one on a tie).
+//! Where skirts overlap, their bases are averaged by weight, so the ground
+//! stays continuous between buildings on different bases.
 
 use glam::Vec2;
 
@@ -25,21 +25,28 @@ pub struct Levelling {
 }
 
 /// The levelling at town-local point `p` of `town`, skirts `skirt_m` wide.
+/// Where skirts overlap, the base is the buildings' bases averaged by their
+/// weights and the weight is the greatest: continuous everywhere, so two
+/// neighbours on different bases meet in a slope, never a step. (Under a
+/// footprint no other building weighs anything: boxes keep the spacing,
+/// wider than an apron and a skirt.)
 #[must_use]
 pub fn levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
     let reach = APRON_M + skirt_m;
-    let mut best: Option<Levelling> = None;
+    let (mut weight, mut sum, mut based) = (0.0f32, 0.0f32, 0.0f32);
     for b in &town.buildings {
         if !near_box(b, p, reach) {
             continue;
         }
         let d = b.footprint_distance(p);
-        let weight = 1.0 - smoothstep(APRON_M, reach.max(APRON_M + 1e-3), d);
-        if weight > 0.0 && best.is_none_or(|l| weight > l.weight) {
-            best = Some(Levelling { weight, base_m: b.base_m });
+        let w = 1.0 - smoothstep(APRON_M, reach.max(APRON_M + 1e-3), d);
+        if w > 0.0 {
+            weight = weight.max(w);
+            sum += w;
+            based += w * b.base_m;
         }
     }
-    best
+    (weight > 0.0).then(|| Levelling { weight, base_m: based / sum })
 }
 
 /// Whether `p` is within `reach` of the footprint's box (a cheap test before the exact one).

@@ -125,6 +125,9 @@ pub(crate) struct TownInput<'a> {
     pub ground: &'a dyn Fn(Vec3) -> GroundSample,
 }
 
+/// The steepest mean grade of a skirt, from a footprint's base to the terrain (about 22°).
+const SKIRT_GRADE: f32 = 0.4;
+
 /// How far a building's base stands above any water drawn under it, metres.
 const DRY_M: f32 = 0.5;
 
@@ -382,6 +385,18 @@ pub(crate) fn ground_under(input: &TownInput<'_>, b: &Building) -> Result<f32, u
         return Err(3);
     }
     let base = all.iter().map(|s| s.height_m).sum::<f32>() / all.len() as f32;
+    // Where the skirt meets the terrain, the ground must be near enough the
+    // base for the skirt to stay walkable (at most `SKIRT_GRADE` on average).
+    let ring = (super::level::APRON_M + r.skirt_m) / (b.width_m.max(b.depth_m) * 0.5).max(1.0);
+    let outer = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0)]
+        .map(|(x, y)| {
+            let p = b.point(x * (1.0 + ring), y * (1.0 + ring), 0.0);
+            (input.ground)(input.frame.direction(Vec2::new(p.x, p.y))).height_m
+        });
+    let allowed = (super::level::APRON_M + r.skirt_m) * SKIRT_GRADE;
+    if outer.iter().any(|&h| (h - base).abs() > allowed) {
+        return Err(2);
+    }
     // Levelled to the mean, the ground must not sink under water drawn there
     // (a lake's water reaches a cell past its shore, hidden by the banks).
     if all.iter().any(|s| s.water_m.is_some_and(|w| base < w + DRY_M)) {

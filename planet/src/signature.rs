@@ -20,8 +20,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// (issue 18): belts of mountain stamps, routed rivers with their own water,
 /// lakes, beaches from the coast distance, deposits rarest first. 6:
 /// settlements (issue 19): towns on the plots, the ground under their
-/// buildings levelled, the 3D noise and caves kept from under them.
-pub const GENERATOR_VERSION: u32 = 6;
+/// buildings levelled, the 3D noise and caves kept from under them. 7:
+/// levelling skirts of 8 m whose overlaps average their bases, and
+/// buildings only where the skirt meets the terrain gently (issue 19).
+pub const GENERATOR_VERSION: u32 = 7;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -234,10 +234,10 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
         &[("DISPLAY", server.display.as_str())],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    // The readout: fps, altitude, speed, nearest planet, regions.
+    // The readout: fps, altitude, speed, nearest planet, its nearest town, regions.
     let err = stderr(&out);
     let readout = err.lines().find(|l| l.starts_with("planet: ")).unwrap_or_else(|| panic!("no readout: {err}"));
-    for part in [" fps | alt ", " | near Draraor | regions ", " ready, ", " queued"] {
+    for part in [" fps | alt ", " | near Draraor | town ", " deg | regions ", " ready, ", " queued"] {
         assert!(readout.contains(part), "{readout}");
     }
     // The window's last frame: sky on top, ground below, after climbing away.

@@ -153,6 +153,21 @@ pub fn chance(h: u64, p: f32) -> bool {
     unit_f32(h) < p
 }
 
+/// The index of the weight that roll `h` falls in, each weight a share of
+/// their sum; `None` past the last one (where rounding leaves the roll).
+#[must_use]
+pub fn weighted_index(h: u64, weights: &[f32]) -> Option<usize> {
+    let total: f32 = weights.iter().sum();
+    let mut pick = unit_f32(h) * total;
+    for (i, &w) in weights.iter().enumerate() {
+        if pick < w {
+            return Some(i);
+        }
+        pick -= w;
+    }
+    None
+}
+
 /// A counter-based stream of hashes from one key: for a feature that needs several
 /// numbers (a cave worm's start, direction and length). It is a value the caller
 /// owns; two streams from the same key give the same sequence.

@@ -6,7 +6,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::hash::{HashStream, hash0, hash1, index, salt, unit_f32};
+use crate::hash::{HashStream, hash0, hash1, index, salt};
 use crate::recipe::{PlanetKind, RecipeError, SystemRecipe};
 
 /// The sun, at the origin of system space.
@@ -70,15 +70,7 @@ pub(crate) fn name_from(h: u64) -> String {
 /// near the sun, ice far from it.
 fn kind_at(h: u64, t: f32) -> PlanetKind {
     let weights = [3.0, 2.0, 2.0 + (1.0 - t), 0.5 + 2.5 * t, 0.5 + 2.5 * (1.0 - t)];
-    let total: f32 = weights.iter().sum();
-    let mut pick = unit_f32(h) * total;
-    for (kind, w) in PlanetKind::ALL.into_iter().zip(weights) {
-        if pick < w {
-            return kind;
-        }
-        pick -= w;
-    }
-    PlanetKind::Rocky
+    crate::hash::weighted_index(h, &weights).map_or(PlanetKind::Rocky, |i| PlanetKind::ALL[i])
 }
 
 impl SystemPlan {

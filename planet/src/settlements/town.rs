@@ -251,16 +251,7 @@ fn band_u32(h: u64, span: [u32; 2]) -> u32 {
 
 /// The type from the recipe's shares.
 fn kind_of(input: &TownInput<'_>, h: u64) -> BuildingKind {
-    let shares = input.recipe.type_shares;
-    let total: f32 = shares.iter().sum();
-    let mut pick = unit_f32(h) * total;
-    for (kind, share) in BuildingKind::ALL.into_iter().zip(shares) {
-        if pick < share {
-            return kind;
-        }
-        pick -= share;
-    }
-    BuildingKind::Flat
+    crate::hash::weighted_index(h, &input.recipe.type_shares).map_or(BuildingKind::Flat, |i| BuildingKind::ALL[i])
 }
 
 /// A curve for a building of `kind` and height `height_m`.

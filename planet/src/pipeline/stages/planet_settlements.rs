@@ -43,9 +43,7 @@ impl RegionStage for PlanetSettlementsStage {
     }
 
     fn encode(s: &Arc<Settlements>, _generator_version: u32) -> Vec<u8> {
-        let mut bytes = serde_json::to_vec(&s.data).expect("settlement sites always serialize");
-        bytes.push(b'\n');
-        bytes
+        dump::pretty_json(&s.data)
     }
 
     fn decode(bytes: &[u8]) -> Result<Arc<Settlements>, DumpError> {

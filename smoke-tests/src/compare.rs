@@ -4,7 +4,10 @@
 //! by more than `PIXEL_DELTA`. Performance: each figure as a ratio against
 //! the baseline, times first divided by each run's calibration so machines of
 //! different speeds compare; a figure more than `ALLOWANCE` worse (and worse
-//! by more than its noise floor) fails.
+//! by more than its noise floor) fails. A figure that fails is measured
+//! again in a second run and counts only if it fails there too
+//! (`Comparison::confirmed_by`): one busy moment of a shared machine is not
+//! a regression, and a real one shows in both.
 
 use crate::error::SmokeError;
 use std::path::Path;
@@ -62,6 +65,46 @@ pub struct Comparison {
     pub failures: Vec<String>,
     /// Whether a baseline existed.
     pub has_baseline: bool,
+    /// Whether the figures were measured again because a first run's failed.
+    #[serde(default)]
+    pub rerun: bool,
+}
+
+impl Comparison {
+    /// Whether a performance figure failed.
+    #[must_use]
+    pub fn slow(&self) -> bool {
+        self.metrics.iter().any(|m| !m.pass)
+    }
+
+    /// This comparison (of a second run) with a figure failing only where it
+    /// failed in `first` as well; image failures stand as they are.
+    #[must_use]
+    pub fn confirmed_by(mut self, first: &Comparison, scenario: &str) -> Comparison {
+        let failed_first = |name: &str| first.metrics.iter().any(|m| m.name == name && !m.pass);
+        let unconfirmed: Vec<String> =
+            self.metrics.iter().filter(|m| !m.pass && !failed_first(&m.name)).map(|m| m.failure(scenario)).collect();
+        self.failures.retain(|f| !unconfirmed.contains(f));
+        for m in &mut self.metrics {
+            m.pass = m.pass || !failed_first(&m.name);
+        }
+        self.rerun = true;
+        self
+    }
+}
+
+impl MetricCheck {
+    /// The failure line of this figure in `scenario`.
+    fn failure(&self, scenario: &str) -> String {
+        format!(
+            "{scenario}: {} is {:.0}% worse than the baseline ({:.3} now, {:.3} then, calibrated ratio {:.2})",
+            self.name,
+            (self.ratio - 1.0) * 100.0,
+            self.current,
+            self.baseline,
+            self.ratio
+        )
+    }
 }
 
 /// The figures compared: name, value, whether it is a time (calibrated), and
@@ -149,13 +192,11 @@ pub fn compare(
         let scaled = value * scale;
         let ratio = if base > 0.0 { scaled / base } else { 1.0 };
         let pass = ratio <= 1.0 + ALLOWANCE || scaled - base <= floor;
+        let check = MetricCheck { name: metric, current: value, baseline: base, ratio, pass };
         if !pass {
-            out.failures.push(format!(
-                "{name}: {metric} is {:.0}% worse than the baseline ({value:.3} now, {base:.3} then, calibrated ratio {ratio:.2})",
-                (ratio - 1.0) * 100.0
-            ));
+            out.failures.push(check.failure(name));
         }
-        out.metrics.push(MetricCheck { name: metric, current: value, baseline: base, ratio, pass });
+        out.metrics.push(check);
     }
     Ok(out)
 }
@@ -282,5 +323,34 @@ mod tests {
         let mut heavy = run(60.0, 2.0);
         heavy.peak_rss_mib = 600.0;
         assert_eq!(failing(&heavy, &baseline), ["peak resident MiB"]);
+    }
+
+    #[test]
+    fn a_slow_figure_counts_only_when_a_second_run_confirms_it() {
+        let baseline = run(30.0, 1.0);
+        let dir = Path::new("/nonexistent");
+        let slowed = |generate: f64, memory: f64| {
+            let mut r = run(30.0, 1.0);
+            r.stages.get_mut("generate").unwrap().p50 = generate;
+            r.peak_rss_mib = memory;
+            compare(&r, dir, Some(&baseline), dir).unwrap()
+        };
+        // First run: generate slow and memory high; second: generate slow
+        // again, memory back, polygonize slow for the first time.
+        let first = slowed(8.0, 600.0);
+        assert!(first.slow() && first.failures.len() == 2, "{:?}", first.failures);
+        let mut second = slowed(8.0, 300.0);
+        second.metrics.iter_mut().find(|m| m.name == "polygonize ms p50").unwrap().pass = false;
+        second.failures.push(second.metrics.iter().find(|m| m.name == "polygonize ms p50").unwrap().failure("tiny"));
+        second.failures.push("tiny/low: image changed".into());
+        let confirmed = second.confirmed_by(&first, "tiny");
+        assert!(confirmed.rerun);
+        assert_eq!(confirmed.failures.len(), 2, "{:?}", confirmed.failures);
+        assert!(confirmed.failures[0].starts_with("tiny: generate ms p50 is 100% worse"), "{:?}", confirmed.failures);
+        assert_eq!(confirmed.failures[1], "tiny/low: image changed");
+        let failing: Vec<_> = confirmed.metrics.iter().filter(|m| !m.pass).map(|m| m.name.as_str()).collect();
+        assert_eq!(failing, ["generate ms p50"]);
+        // Both runs within the allowance: nothing to confirm.
+        assert!(!slowed(4.0, 300.0).slow());
     }
 }

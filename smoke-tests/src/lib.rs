@@ -92,7 +92,7 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
             s.fps
         ));
         let dir = options.out.join(&s.name);
-        let result = run_scenario(s, &dir, &options.run)?;
+        let mut result = run_scenario(s, &dir, &options.run)?;
         let base_dir = options.baselines.join(&result.backend).join(&s.name);
         let baseline = load_baseline(&base_dir)?;
         for k in &result.keyframes {
@@ -102,7 +102,14 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
                 copy_file(&from, &to)?;
             }
         }
-        let comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?;
+        let mut comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?;
+        if !options.bless && comparison.slow() {
+            // A slow figure must be slow twice: the machine may have been busy.
+            let slow: Vec<&str> = comparison.metrics.iter().filter(|m| !m.pass).map(|m| m.name.as_str()).collect();
+            progress(&format!("{}: over the allowance ({}); running again to confirm", s.name, slow.join(", ")));
+            result = run_scenario(s, &dir, &options.run)?;
+            comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?.confirmed_by(&comparison, &s.name);
+        }
         if options.bless {
             bless(&result, &dir, &base_dir)?;
             progress(&format!("{}: baseline written to {}", s.name, base_dir.display()));

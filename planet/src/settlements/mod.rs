@@ -129,6 +129,8 @@ pub struct Settlements {
     /// The site index of each cell, or `NONE`.
     by_cell: Vec<u32>,
     towns: Vec<OnceLock<Town>>,
+    /// Each site's town-local frame (read for every column near a town).
+    frames: Vec<TownFrame>,
     /// What towns are laid out from: set when made from a plan, or once
     /// sites read from a file meet their plan (`ready`).
     maker: OnceLock<TownMaker>,
@@ -140,6 +142,9 @@ struct TownMaker {
     /// The terrain without settlements (towns are laid out on the ground before levelling).
     ground: Terrain,
     lowest_m: f32,
+    /// Per site, the cosine of the angle its buildings and skirts reach:
+    /// a column with a smaller dot product with the centre is untouched.
+    reach_cos: Vec<f32>,
 }
 
 impl Settlements {
@@ -161,14 +166,15 @@ impl Settlements {
             }
         }
         let towns = data.sites.iter().map(|_| OnceLock::new()).collect();
-        Self { data, grid, by_cell, towns, maker: OnceLock::new() }
+        let frames = data.sites.iter().map(|s| TownFrame::new(s.centre, data.radius_m)).collect();
+        Self { data, grid, by_cell, towns, frames, maker: OnceLock::new() }
     }
 
     /// `settlements` able to make their towns from `plan` and `layout` (the
     /// same, shared, when they already can: towns made are kept).
     #[must_use]
     pub fn ready(settlements: &Arc<Self>, plan: &PlanetPlan, layout: &Arc<Layout>) -> Arc<Self> {
-        settlements.maker.get_or_init(|| TownMaker::new(plan, layout));
+        settlements.maker.get_or_init(|| TownMaker::new(plan, layout, &settlements.data));
         Arc::clone(settlements)
     }
 
@@ -183,7 +189,7 @@ impl Settlements {
     #[must_use]
     pub fn with_sites(plan: &PlanetPlan, layout: &Arc<Layout>, sites: SettlementSites) -> Self {
         let out = Self::from_sites(sites);
-        let _ = out.maker.set(TownMaker::new(plan, layout));
+        let _ = out.maker.set(TownMaker::new(plan, layout, &out.data));
         out
     }
 
@@ -249,10 +255,10 @@ impl Settlements {
     /// The town-local frame of settlement `i`.
     #[must_use]
     pub fn frame(&self, i: usize) -> TownFrame {
-        TownFrame::new(self.data.sites[i].centre, self.data.radius_m)
+        self.frames[i]
     }
 
-    /// The structure term at direction `d`: the levelling of the town whose
+    /// The structure term at unit direction `d`: the levelling of the town whose
     /// cell holds `d`, if one of its buildings reaches it.
     #[must_use]
     pub fn levelling_at(&self, d: Vec3) -> Option<Levelling> {
@@ -261,25 +267,33 @@ impl Settlements {
         if i == NONE {
             return None;
         }
-        let site = &self.data.sites[i as usize];
-        let reach = level::town_reach_m(site.radius_m, largest_building_m(&maker.recipe), maker.recipe.skirt_m);
-        if angle(d, site.centre) * self.data.radius_m > reach {
+        let frame = &self.frames[i as usize];
+        if d.dot(frame.centre) < maker.reach_cos[i as usize] {
             return None;
         }
-        let frame = self.frame(i as usize);
-        let p = level::local_point(&frame, d)?;
+        let p = level::local_point(frame, d)?;
         level::levelling(self.town(i as usize)?, p, maker.recipe.skirt_m)
     }
 }
 
 impl TownMaker {
-    fn new(plan: &PlanetPlan, layout: &Arc<Layout>) -> Self {
+    fn new(plan: &PlanetPlan, layout: &Arc<Layout>, sites: &SettlementSites) -> Self {
         let r = &plan.recipe;
         let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN / 2.0 };
+        let largest = largest_building_m(&r.settlements);
+        let reach_cos = sites
+            .sites
+            .iter()
+            .map(|s| {
+                let reach = level::town_reach_m(s.radius_m, largest, r.settlements.skirt_m) / sites.radius_m;
+                libm::cosf(reach.min(core::f32::consts::PI))
+            })
+            .collect();
         Self {
             recipe: r.settlements,
             ground: Terrain::bare(plan, Arc::clone(layout)),
             lowest_m: sea + r.plots.min_height_m,
+            reach_cos,
         }
     }
 
@@ -288,16 +302,12 @@ impl TownMaker {
         let plot_radius = t.layout.data.plots.get(site.plot as usize).map_or(0.0, |p| p.radius_m);
         let ground = |d: Vec3| {
             let s = t.surface_at(d);
-            let sea = t.recipe.sea.enabled && s.surface_m < t.recipe.sea.level_m;
-            let water = (s.water_m > crate::terrain::NO_WATER).then_some(s.water_m);
             let sea_m = t.recipe.sea.enabled.then_some(t.recipe.sea.level_m);
+            let water = (s.water_m > crate::terrain::NO_WATER).then_some(s.water_m);
             GroundSample {
                 height_m: s.surface_m,
-                wet: sea || s.water_m > s.surface_m,
-                water_m: match (water, sea_m) {
-                    (Some(w), Some(l)) => Some(w.max(l)),
-                    (w, l) => w.or(l),
-                },
+                wet: sea_m.is_some_and(|l| s.surface_m < l) || s.water_m > s.surface_m,
+                water_m: [water, sea_m].into_iter().flatten().reduce(f32::max),
             }
         };
         let input = town::TownInput {

@@ -22,8 +22,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// settlements (issue 19): towns on the plots, the ground under their
 /// buildings levelled, the 3D noise and caves kept from under them. 7:
 /// levelling skirts of 8 m whose overlaps average their bases, and
-/// buildings only where the skirt meets the terrain gently (issue 19).
-pub const GENERATOR_VERSION: u32 = 7;
+/// buildings only where the skirt meets the terrain gently (issue 19). 8:
+/// buildings in the regions' scatter, colliders and navmeshes (issue 19),
+/// and dump format 7, which every stage's dump bytes carry.
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -127,13 +127,23 @@ mod tests {
 
     fn region(origin: DVec3, objects: Vec<ScatterObject>, shown_at: f64, carried: &[usize]) -> GpuRegion {
         let key = RegionKey::default();
-        let mut made = RegionObjects::instances(&Scatter { key, origin, objects }).unwrap();
+        let mut made = RegionObjects::instances(&Scatter { key, origin, objects, buildings: Vec::new() }).unwrap();
         for &i in carried {
             made.0[i].carried = CARRIED;
             made.0[i].glide_m = 2.0;
         }
         let objects = Some(RegionObjects::new(made, &mut 0));
-        GpuRegion { origin, terrain: None, blocks: None, water: None, objects, shown_at, leaving_at: None, stamp: 0 }
+        GpuRegion {
+            origin,
+            terrain: None,
+            blocks: None,
+            water: None,
+            objects,
+            buildings: Vec::new(),
+            shown_at,
+            leaving_at: None,
+            stamp: 0,
+        }
     }
 
     /// Two regions' trees of one type come out as one batch, camera-relative,

@@ -1,6 +1,6 @@
 //! Drawing (DESIGN.md, "Rendering"): the only crate that depends on wgpu.
 //! A device for a window or headless (Mesa's lavapipe without a GPU), the sky,
-//! terrain, water, proxy and scatter-object pipelines (models generated at load time), uploads of ready regions with fades,
+//! terrain, water, proxy, scatter-object, building and town-light pipelines (models generated at load time), uploads of ready regions with fades,
 //! material textures generated from the recipe, and captures to PNG.
 //!
 //! ```no_run
@@ -16,6 +16,7 @@
 //! ```
 
 mod batch;
+mod buildings;
 mod capture;
 mod error;
 mod glide;
@@ -27,6 +28,7 @@ mod target;
 mod textures;
 mod window;
 
+pub use buildings::{BUILDINGS_FAR_M, LIGHTS_FULL_M, LIGHTS_NEAR_M};
 pub use capture::{Capture, Shot, capture_view};
 pub use error::RenderError;
 pub use glide::GLIDE_S;

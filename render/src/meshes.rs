@@ -215,6 +215,8 @@ pub struct GpuRegion {
     pub water: Option<GpuMesh>,
     /// Scattered objects.
     pub objects: Option<RegionObjects>,
+    /// The buildings it draws (those whose base it holds).
+    pub buildings: Vec<planet::settlements::PlacedBuilding>,
     /// When it started to fade in.
     pub shown_at: f64,
     /// When it started to fade out, if it is leaving.
@@ -300,6 +302,9 @@ impl RegionStore {
                         blocks: GpuMesh::upload(device, &mesh.blocks, true, "blocks", uploaded),
                         water: GpuMesh::upload(device, &mesh.water, false, "water", uploaded),
                         objects,
+                        buildings: scatter
+                            .map(|s| s.buildings.iter().filter(|b| b.owned).copied().collect())
+                            .unwrap_or_default(),
                         // An edited region's new build is shown whole at once.
                         shown_at: if replaced.remove(&id) { now - FADE_S.max(GLIDE_S) } else { now },
                         leaving_at: None,

@@ -19,10 +19,12 @@ use planet::scatter::models::{LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
 use crate::batch::{DrawnInstance, gather};
+use crate::buildings::{BuildingBatch, BuildingInstance, GpuBuildingModels, LightInstance};
 use crate::gpu::Gpu;
 use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
 use crate::models::GpuModels;
 use crate::textures::{MIP_LEVELS, MaterialSet, TEXTURE_SIZE};
+use planet::settlements::models::BuildingVertex;
 
 /// Planets the shaders hold at once.
 pub const MAX_PLANETS: usize = 8;
@@ -133,6 +135,10 @@ pub struct FrameStats {
     /// Object batches (one per planet, model type and detail level), each
     /// one instanced draw, direct or in a multi-draw.
     pub object_batches: u32,
+    /// Buildings drawn.
+    pub buildings: u64,
+    /// Town lights drawn.
+    pub lights: u32,
 }
 
 /// A depth buffer of one size.
@@ -186,6 +192,14 @@ pub struct Renderer {
     water: wgpu::RenderPipeline,
     objects: wgpu::RenderPipeline,
     models: GpuModels,
+    buildings: wgpu::RenderPipeline,
+    lights: wgpu::RenderPipeline,
+    building_models: GpuBuildingModels,
+    /// The frame's buildings and town lights, and how many each buffer holds.
+    building_stream: wgpu::Buffer,
+    building_capacity: usize,
+    light_stream: wgpu::Buffer,
+    light_capacity: usize,
     /// The frame's object batches (`batch.rs`), and how many instances it holds.
     object_stream: wgpu::Buffer,
     object_capacity: usize,
@@ -292,6 +306,7 @@ impl Renderer {
         let terrain_module = module("terrain", include_str!("shaders/terrain.wgsl"));
         let water_module = module("water", include_str!("shaders/water.wgsl"));
         let objects_module = module("objects", include_str!("shaders/objects.wgsl"));
+        let buildings_module = module("buildings", include_str!("shaders/buildings.wgsl"));
         let layout = |name: &str, groups: &[Option<&wgpu::BindGroupLayout>]| {
             device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some(name),
@@ -339,6 +354,28 @@ impl Renderer {
                 attributes: &kind_attributes,
             }),
         ];
+        let building_attributes = wgpu::vertex_attr_array![0 => Float32x4];
+        let building_instance_attributes = wgpu::vertex_attr_array![
+            1 => Float32x4, 2 => Float32x4, 3 => Float32x4, 4 => Float32x4, 5 => Float32x4, 6 => Float32x4, 7 => Unorm8x4
+        ];
+        let buildings_buffers = [
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<BuildingVertex>() as u64,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: &building_attributes,
+            }),
+            Some(wgpu::VertexBufferLayout {
+                array_stride: size_of::<BuildingInstance>() as u64,
+                step_mode: wgpu::VertexStepMode::Instance,
+                attributes: &building_instance_attributes,
+            }),
+        ];
+        let light_attributes = wgpu::vertex_attr_array![0 => Float32x4, 1 => Float32x4, 2 => Float32x4];
+        let lights_buffers = [Some(wgpu::VertexBufferLayout {
+            array_stride: size_of::<LightInstance>() as u64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &light_attributes,
+        })];
         let depth = |write: bool, compare: wgpu::CompareFunction| {
             Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
@@ -432,6 +469,29 @@ impl Renderer {
             &[],
         );
         let models = GpuModels::new(device);
+        let buildings = pipeline(
+            "buildings",
+            &objects_layout,
+            &buildings_module,
+            ("vs_buildings", "fs_buildings"),
+            &buildings_buffers,
+            depth(true, wgpu::CompareFunction::GreaterEqual),
+            None,
+            &[],
+        );
+        // Lights over what is behind them (premultiplied), hidden by what stands in front.
+        let additive = wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
+        let lights = pipeline(
+            "town lights",
+            &objects_layout,
+            &buildings_module,
+            ("vs_lights", "fs_lights"),
+            &lights_buffers,
+            depth(false, wgpu::CompareFunction::GreaterEqual),
+            Some(additive),
+            &[],
+        );
+        let building_models = GpuBuildingModels::new(device);
 
         let mut uploaded = 0;
         let proxies = world
@@ -469,6 +529,13 @@ impl Renderer {
             water,
             objects,
             models,
+            buildings,
+            lights,
+            building_models,
+            building_stream: stream_buffer(device, "buildings", 256 * size_of::<BuildingInstance>()),
+            building_capacity: 256,
+            light_stream: stream_buffer(device, "town lights", 256 * size_of::<LightInstance>()),
+            light_capacity: 256,
             object_stream: object_stream(device, 1024),
             object_capacity: 1024,
             object_draws: indirect_draws(device, 64),
@@ -612,14 +679,45 @@ impl Renderer {
             objects.push(batch);
         }
 
-        let slot_count = draws.len() + objects.len();
+        let (building_stream, building_batches) =
+            crate::buildings::gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
+        let towns = world.planets.iter().map(|p| {
+            let sun = (-p.position).normalize_or(DVec3::Y).as_vec3();
+            let sites = &p.terrain.settlements.data.sites;
+            (
+                p.position,
+                f64::from(p.terrain.recipe.radius_m),
+                sun,
+                sites.iter().map(|s| (s.centre, s.height_m)).collect(),
+            )
+        });
+        let light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
+        // The lights' slot: planet 0's (they carry their positions; the planet index is unused).
+        let slot_count = draws.len() + objects.len() + building_batches.len() + 1;
         if slot_count > self.draw_capacity {
             self.draw_capacity = slot_count.next_power_of_two();
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         // A batch's instances are camera-relative and carry their fades and glides.
         let object_slot = |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
-        let slots: Vec<DrawGpu> = draws.iter().map(|d| d.2).chain(objects.iter().map(object_slot)).collect();
+        let building_slot = |b: &BuildingBatch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
+        let slots: Vec<DrawGpu> = draws
+            .iter()
+            .map(|d| d.2)
+            .chain(objects.iter().map(object_slot))
+            .chain(building_batches.iter().map(building_slot))
+            .chain(std::iter::once(self.slot(0, DVec3::ZERO, DVec3::ZERO, 1.0, false)))
+            .collect();
+        if building_stream.len() > self.building_capacity {
+            self.building_capacity = building_stream.len().next_power_of_two();
+            self.building_stream =
+                stream_buffer(&self.gpu.device, "buildings", self.building_capacity * size_of::<BuildingInstance>());
+        }
+        if light_stream.len() > self.light_capacity {
+            self.light_capacity = light_stream.len().next_power_of_two();
+            self.light_stream =
+                stream_buffer(&self.gpu.device, "town lights", self.light_capacity * size_of::<LightInstance>());
+        }
         if stream.len() > self.object_capacity {
             self.object_capacity = stream.len().next_power_of_two();
             self.object_stream = object_stream(&self.gpu.device, self.object_capacity);
@@ -628,6 +726,12 @@ impl Renderer {
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
         if !stream.is_empty() {
             queue.write_buffer(&self.object_stream, 0, bytemuck::cast_slice(&stream));
+        }
+        if !building_stream.is_empty() {
+            queue.write_buffer(&self.building_stream, 0, bytemuck::cast_slice(&building_stream));
+        }
+        if !light_stream.is_empty() {
+            queue.write_buffer(&self.light_stream, 0, bytemuck::cast_slice(&light_stream));
         }
         if self.indirect && !objects.is_empty() {
             if objects.len() > self.object_draws_capacity {
@@ -740,6 +844,30 @@ impl Renderer {
                     }
                     i = end;
                 }
+            }
+            if !building_batches.is_empty() {
+                pass.set_pipeline(&self.buildings);
+                pass.set_vertex_buffer(0, self.building_models.vertices.slice(..));
+                pass.set_index_buffer(self.building_models.indices.slice(..), wgpu::IndexFormat::Uint32);
+                pass.set_vertex_buffer(1, self.building_stream.slice(..));
+                for (i, b) in building_batches.iter().enumerate() {
+                    let slot = (draws.len() + objects.len() + i) as u64 * DRAW_SLOT;
+                    pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
+                    let model = self.building_models.kinds[b.kind];
+                    pass.draw_indexed(model.first..model.first + model.count, 0, b.first..b.first + b.count);
+                    stats.draws += 1;
+                    stats.buildings += u64::from(b.count);
+                    stats.triangles += u64::from(model.count / 3) * u64::from(b.count);
+                }
+            }
+            if !light_stream.is_empty() {
+                pass.set_pipeline(&self.lights);
+                let slot = (draws.len() + objects.len() + building_batches.len()) as u64 * DRAW_SLOT;
+                pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
+                pass.set_vertex_buffer(0, self.light_stream.slice(..));
+                pass.draw(0..6, 0..light_stream.len() as u32);
+                stats.draws += 1;
+                stats.lights = light_stream.len() as u32;
             }
         }
         if first_water < draws.len() {
@@ -871,6 +999,16 @@ impl Marker {
         let count = instances.len() as u32;
         (instances, crate::batch::Batch { planet: self.planet, model: stone, level: 0, first, count })
     }
+}
+
+/// A vertex buffer of `bytes` the frame writes.
+fn stream_buffer(device: &wgpu::Device, label: &str, bytes: usize) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: bytes as u64,
+        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
 }
 
 /// A buffer for `capacity` drawn object instances.

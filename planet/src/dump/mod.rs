@@ -47,8 +47,9 @@ use crate::signature::Signature;
 /// format 4 made navmesh polygons triangles or quads (a corner count, four
 /// corners, four neighbours); format 5 added the `scatter` stage before the
 /// collider and the collider's `objects` section; format 6 added the
-/// `planet_layout` and `planet_settlements` stages and a column's `structure`.
-pub const DUMP_FORMAT: u32 = 6;
+/// `planet_layout` and `planet_settlements` stages and a column's `structure`;
+/// format 7 added the scatter's `buildings` section.
+pub const DUMP_FORMAT: u32 = 7;
 
 /// The longest stage time a manifest may record, milliseconds (a day).
 pub const MAX_TIME_MS: f64 = 86_400_000.0;

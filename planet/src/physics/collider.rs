@@ -1,6 +1,7 @@
 //! The collider stage: a region's terrain and block triangles, owned and
 //! overlap (the sea is not solid), and the trunks and boulders of its
-//! scatter (at the LODs a walker stands on), with a bounding volume hierarchy over
+//! scatter and the convex pieces of its buildings (at the LODs a walker
+//! stands on), with a bounding volume hierarchy over
 //! them (`bvh.rs`), positions relative to the region's origin. `parry3d`
 //! answers each triangle's ray cast and shape cast (its `Triangle` shape and
 //! `cast_shapes`); the tree only finds the triangles to ask.
@@ -241,7 +242,9 @@ pub const SOLID_MAX_LOD: u8 = 1;
 
 /// The collider stage: [`collider`], plus (at LODs up to [`SOLID_MAX_LOD`])
 /// the solid part of every object of `scatter` (tree trunks, boulders), as
-/// the triangles of their models, so a walker cannot pass through them.
+/// the triangles of their models, and every building's convex pieces
+/// (`PlacedBuilding::hulls`), so a walker cannot pass through them and
+/// stands on a roof.
 #[must_use]
 pub fn region_collider(mesh: &SphereMesh, scatter: &Scatter) -> Collider {
     build(mesh, (mesh.key.lod <= SOLID_MAX_LOD).then_some(scatter))
@@ -269,6 +272,14 @@ fn build(mesh: &SphereMesh, scatter: Option<&Scatter>) -> Collider {
                 let base = vertices.len() as u32;
                 vertices.extend(corners.map(|c| c.to_array()));
                 triangles.push([base, base + 1, base + 2]);
+            }
+        }
+        // Buildings: the convex pieces of every one the region reaches.
+        for building in &scatter.buildings {
+            for piece in building.hulls() {
+                let base = vertices.len() as u32;
+                vertices.extend(piece.points.iter().map(|p| p.to_array()));
+                triangles.extend(piece.triangles.iter().map(|t| t.map(|i| i + base)));
             }
         }
     }

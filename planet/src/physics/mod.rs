@@ -38,5 +38,8 @@ mod collider;
 mod navmesh;
 
 pub use collider::{Collider, RayHit, SOLID_MAX_LOD, collider, region_collider};
-pub use navmesh::{MAX_BEND_DEG, MAX_CORNERS, NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, navmesh};
+pub use navmesh::{
+    MAX_BEND_DEG, MAX_CORNERS, NO_NEIGHBOUR, NavMesh, NavPolygon, NavSettings, WALL_CLEARANCE_M, navmesh,
+    navmesh_around,
+};
 pub use parry3d;

@@ -6,7 +6,8 @@
 //! `max_slope_deg`, it lies above the sea, and nothing of the region's
 //! collider is within `headroom_m` above it (tested against the collider's
 //! ceilings only, so a triangle buried under a fold of the terrain itself,
-//! where the ray starts inside the ground, passes: see `Ceilings`).
+//! where the ray starts inside the ground, passes: see `Ceilings`), and it
+//! is not inside or against a building's walls (`navmesh_around`).
 //!
 //! The polygonizer makes a quad of each sign-changing edge and splits it in
 //! two triangles, one after the other; where both are walkable the navmesh
@@ -31,6 +32,7 @@ use super::collider::{Collider, solid_triangles};
 use crate::geometry::RegionKey;
 use crate::mesh::SphereMesh;
 use crate::recipe::PlanetRecipe;
+use crate::settlements::PlacedBuilding;
 
 /// An edge with no walkable neighbour inside the region.
 pub const NO_NEIGHBOUR: u32 = u32::MAX;
@@ -182,10 +184,30 @@ impl NavMesh {
 /// Builds the navmesh of a region from its mesh and its collider (for headroom).
 #[must_use]
 pub fn navmesh(mesh: &SphereMesh, collider: &Collider, settings: &NavSettings) -> NavMesh {
+    navmesh_around(mesh, collider, settings, &[])
+}
+
+/// How close to a building's walls the navmesh comes, metres: a walker's
+/// half-width, so a path along a wall does not scrape it.
+pub const WALL_CLEARANCE_M: f32 = 0.4;
+
+/// [`navmesh`], less the ground inside or within [`WALL_CLEARANCE_M`] of a
+/// building's walls (the region's and its neighbours' that reach it): paths
+/// go around buildings, not through them.
+#[must_use]
+pub fn navmesh_around(
+    mesh: &SphereMesh,
+    collider: &Collider,
+    settings: &NavSettings,
+    buildings: &[PlacedBuilding],
+) -> NavMesh {
     // Built on the first triangle that needs a headroom ray: a region with
     // nothing walkable (a sea floor) pays nothing for it.
     let mut ceilings: Option<Option<Ceilings>> = None;
     walkable(mesh, settings, |from, up| {
+        if buildings.iter().any(|b| b.contains(from, WALL_CLEARANCE_M)) {
+            return true;
+        }
         let ceilings = ceilings.get_or_insert_with(|| Ceilings::new(mesh, collider));
         ceilings.as_ref().is_some_and(|c| c.blocks(from, up, settings.headroom_m))
     })

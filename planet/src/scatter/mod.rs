@@ -63,6 +63,10 @@ pub struct Scatter {
     pub origin: DVec3,
     /// The objects, rule by rule in cell order, each parent before its children.
     pub objects: Vec<ScatterObject>,
+    /// The settlements' buildings it draws or collides with, town by town
+    /// (`settlements::region_buildings`).
+    #[serde(default)]
+    pub buildings: Vec<crate::settlements::PlacedBuilding>,
 }
 
 impl Scatter {
@@ -79,6 +83,16 @@ impl Scatter {
             }
             bytes.extend(o.color);
         }
+        // Appended only where there are buildings: a region without them keeps its signature.
+        for b in &self.buildings {
+            bytes.extend(b.town.to_le_bytes());
+            bytes.extend(b.index.to_le_bytes());
+            bytes.extend([b.kind as u8, u8::from(b.landmark), u8::from(b.owned)]);
+            for x in building_floats(b) {
+                bytes.extend(x.to_bits().to_le_bytes());
+            }
+            bytes.extend(b.color);
+        }
         crate::Signature::of_bytes("scatter", &bytes)
     }
 
@@ -86,7 +100,37 @@ impl Scatter {
     #[must_use]
     pub fn bytes(&self) -> usize {
         self.objects.capacity() * size_of::<ScatterObject>()
+            + self.buildings.capacity() * size_of::<crate::settlements::PlacedBuilding>()
     }
+}
+
+/// A placed building's numbers in the dump's order (`dump/scatter.rs`).
+#[must_use]
+pub fn building_floats(b: &crate::settlements::PlacedBuilding) -> [f32; 21] {
+    let c = &b.curve;
+    [
+        b.base.x,
+        b.base.y,
+        b.base.z,
+        b.up.x,
+        b.up.y,
+        b.up.z,
+        b.across.x,
+        b.across.y,
+        b.across.z,
+        b.width_m,
+        b.depth_m,
+        b.height_m,
+        b.floor_height_m,
+        c.direction[0],
+        c.direction[1],
+        c.strength_m,
+        c.exponent,
+        c.wave_amplitude_m,
+        c.wave_frequency,
+        c.wave_phase,
+        c.profile_blend,
+    ]
 }
 
 /// The kinds in the order the renderer numbers their models.

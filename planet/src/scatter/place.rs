@@ -212,7 +212,7 @@ pub fn cell_area_m2(rule: &Placement, i: i32, j: i32, radius_m: f32) -> f32 {
 pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: DVec3) -> (Scatter, Refusals) {
     let key = mesh.key;
     let lod = key.lod;
-    let mut out = Scatter { key, origin, objects: Vec::new() };
+    let mut out = Scatter { key, origin, objects: Vec::new(), buildings: Vec::new() };
     let placements: Vec<Placement> = Placement::all(&terrain.recipe)
         .into_iter()
         // Every rule reaches CHILD_MAX_LOD (`Placement::of`), so none is kept for its children alone.

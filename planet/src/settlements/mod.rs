@@ -11,15 +11,21 @@
 //!   levelling; made on first use and kept (a pure function of the plan,
 //!   so when it is made never matters).
 //! - **Levelling** (`level.rs`): the structure term of the 2D pass.
+//! - **In a region** (`placed.rs`, `models.rs`): the buildings a region
+//!   draws and collides with, placed in its frame, their generated meshes and
+//!   their convex collider pieces.
 
 mod building;
 mod level;
+pub mod models;
+mod placed;
 mod route;
 mod sites;
 mod town;
 
 pub use building::{BEND_SAMPLES, Building, BuildingCurve, BuildingKind, box_distance, box_gap};
 pub use level::{APRON_M, Levelling};
+pub use placed::{ConvexPiece, HULL_SEGMENTS, PlacedBuilding, SINK_M, region_buildings};
 pub use route::Route;
 pub use sites::{Settlement, SiteCell, SiteGrid, angle, cells_across};
 pub use town::{GroundSample, Town, TownCounts, TownFrame};

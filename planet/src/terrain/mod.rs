@@ -113,16 +113,24 @@ impl Terrain {
     /// The region at `lod` holding the surface at direction `d`.
     #[must_use]
     pub fn surface_key(&self, d: Vec3, lod: u8) -> RegionKey {
+        let column = self.column_key(d, lod);
+        let s = self.surface_at(d);
+        let above_floor = self.grid.shell_below_m + (s.surface_m - s.elevation_m);
+        let layer = above_floor / self.grid.layer_m(column.lod);
+        let z = ((layer / REGION_CELLS as f32).max(0.0) as u32).min(self.grid.regions_up(column.lod) - 1);
+        RegionKey { z, ..column }
+    }
+
+    /// The bottom region (layer 0) of the column holding direction `d` at
+    /// `lod` (at most the grid's coarsest): no terrain is evaluated.
+    #[must_use]
+    pub fn column_key(&self, d: Vec3, lod: u8) -> RegionKey {
         let lod = lod.min(self.grid.max_lod);
         let (face, u, v) = face_coords(d);
         let cells = self.grid.cells_across(lod) as f32;
         let regions = self.grid.regions_across(lod);
         let column = |t: f32| (((t + 1.0) * 0.5 * cells / REGION_CELLS as f32) as u32).min(regions - 1);
-        let s = self.surface_at(d);
-        let above_floor = self.grid.shell_below_m + (s.surface_m - s.elevation_m);
-        let layer = above_floor / self.grid.layer_m(lod);
-        let z = ((layer / REGION_CELLS as f32).max(0.0) as u32).min(self.grid.regions_up(lod) - 1);
-        RegionKey { face: face.index(), lod, x: column(u), y: column(v), z }
+        RegionKey { face: face.index(), lod, x: column(u), y: column(v), z: 0 }
     }
 }
 

@@ -1,15 +1,17 @@
-//! `navmesh`: `PlanetPlan` (its `NavSettings`), `SphereMesh` and `Collider`
-//! -> `NavMesh` (walkable polygons and their neighbours inside the region).
+//! `navmesh`: `PlanetPlan` (its `NavSettings`), `SphereMesh`, `Scatter` (its
+//! buildings) and `Collider` -> `NavMesh` (walkable polygons and their
+//! neighbours inside the region, around its buildings).
 //! Binary: see `dump/physics.rs`.
 
 use super::super::{Chain, RegionInput, RegionStage, StageDef, StageValue};
-use super::{COLLIDER, PLANET_PLAN, SPHERE_MESH};
+use super::{COLLIDER, PLANET_PLAN, SCATTER, SPHERE_MESH};
 use crate::RegionKey;
 use crate::dump::binary::{Field, Section};
 use crate::dump::{DumpError, physics};
 use crate::mesh::SphereMesh;
-use crate::physics::{Collider, NavMesh, NavSettings, navmesh};
+use crate::physics::{Collider, NavMesh, NavSettings, navmesh_around};
 use crate::plan::PlanetPlan;
+use crate::scatter::Scatter;
 
 /// The stage.
 pub struct NavMeshStage;
@@ -23,7 +25,7 @@ impl RegionStage for NavMeshStage {
     type Output = NavMesh;
     const NAME: &'static str = "navmesh";
     const TYPE_NAME: &'static str = "NavMesh";
-    const INPUTS: &'static [&'static str] = &["planet_plan", "sphere_mesh", "collider"];
+    const INPUTS: &'static [&'static str] = &["planet_plan", "sphere_mesh", "scatter", "collider"];
 
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<NavMesh, DumpError> {
         let settings = match input.terrain {
@@ -38,7 +40,14 @@ impl RegionStage for NavMeshStage {
                 col.key, col.origin, mesh.key, mesh.origin
             )));
         }
-        Ok(navmesh(mesh, col, &settings))
+        let scatter = chain.need::<Scatter>(&SCATTER, &NAVMESH)?;
+        if scatter.key != mesh.key {
+            return Err(DumpError::new(format!(
+                "scatter (key {}) and sphere_mesh (key {}) are not of one region",
+                scatter.key, mesh.key
+            )));
+        }
+        Ok(navmesh_around(mesh, col, &settings, &scatter.buildings))
     }
 
     fn key(n: &NavMesh) -> Option<RegionKey> {

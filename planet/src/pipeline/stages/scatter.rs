@@ -1,6 +1,6 @@
 //! `scatter`: `PlanetPlan`, `ColumnField`, `CubeMesh` and `SphereMesh` (its origin) ->
 //! `Scatter` (the region's trees, bushes, grass, rocks and crystals, seated
-//! on its mesh). Binary: see `dump/scatter.rs`.
+//! on its mesh, and the settlements' buildings it draws or collides with). Binary: see `dump/scatter.rs`.
 
 use super::super::{Chain, RegionInput, RegionStage, StageDef, StageValue};
 use super::{COLUMNS, CUBE_MESH, PLANET_PLAN, SPHERE_MESH};
@@ -39,10 +39,12 @@ impl RegionStage for ScatterStage {
             )));
         }
         terrain.grid.check(mesh.key).map_err(|e| DumpError::new(format!("cube_mesh key {}: {e}", mesh.key)))?;
+        let buildings = crate::settlements::region_buildings(&terrain, mesh.key, sphere.origin);
         if !input.scatter {
-            return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new() });
+            return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new(), buildings });
         }
         let mut placed = scatter(&terrain, columns, mesh, sphere.origin);
+        placed.buildings = buildings;
         if !input.edits.is_empty() || !input.bakes.is_empty() {
             // Objects on dug-out ground go with it, and filled ground buries
             // them; a bake's tombstones keep those its edits took gone.
@@ -97,6 +99,17 @@ impl RegionStage for ScatterStage {
             .filter(|(_, n)| *n > 0)
             .map(|(k, n)| format!("{n} {}", crate::scatter::kind_name(*k)))
             .collect();
-        format!("{} objects{}{}", s.objects.len(), if parts.is_empty() { "" } else { ": " }, parts.join(", "))
+        let owned = s.buildings.iter().filter(|b| b.owned).count();
+        let buildings = if s.buildings.is_empty() {
+            String::new()
+        } else {
+            format!("; {} buildings ({owned} drawn here)", s.buildings.len())
+        };
+        format!(
+            "{} objects{}{}{buildings}",
+            s.objects.len(),
+            if parts.is_empty() { "" } else { ": " },
+            parts.join(", ")
+        )
     }
 }

@@ -73,10 +73,14 @@ pub enum Spot {
     Peak,
     /// On the edge of a buildable plot, looking across it.
     Plot,
+    /// In the town with the most buildings, at the start of its route by
+    /// one landmark, looking along the route towards the other.
+    Town,
 }
 
 impl Spot {
-    const NAMES: [(&'static str, Spot); 3] = [("river", Spot::River), ("peak", Spot::Peak), ("plot", Spot::Plot)];
+    const NAMES: [(&'static str, Spot); 4] =
+        [("river", Spot::River), ("peak", Spot::Peak), ("plot", Spot::Plot), ("town", Spot::Town)];
 }
 
 impl Default for ViewSpec {
@@ -112,7 +116,9 @@ pub enum ViewError {
         hi: f64,
     },
     /// A key views do not have.
-    #[error("unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot)")]
+    #[error(
+        "unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot, town)"
+    )]
     UnknownKey(String),
     /// A spot given with coordinates it replaces.
     #[error("{0} and {1} together: a spot places the view itself (keep planet and fov)")]
@@ -318,6 +324,7 @@ impl ViewSpec {
                 let side = plot.centre.any_orthonormal_vector() * (plot.radius_m / p.terrain.recipe.radius_m);
                 ((plot.centre - side).normalize(), plot.centre, 2.0)
             }
+            Spot::Town => town_spot(&p.terrain.settlements, lit).ok_or(none)?,
         };
         let (lat, lon) = lat_lon_of(stand.as_dvec3());
         let up = stand.as_dvec3();
@@ -328,6 +335,22 @@ impl ViewSpec {
         let pitch = if spot == Spot::Peak { 8.0 } else { -4.0 };
         Ok(ViewSpec { planet: self.planet, lat, lon, alt, heading, pitch, look: None, fov: self.fov, spot: None })
     }
+}
+
+/// Where `Spot::Town` stands and looks, and how high: the route's start in
+/// the sunlit town with the most buildings (any town where none is lit),
+/// 2 m up, looking at the route's fourth point.
+fn town_spot(
+    settlements: &planet::settlements::Settlements,
+    lit: impl Fn(glam::Vec3) -> bool,
+) -> Option<(glam::Vec3, glam::Vec3, f64)> {
+    let sites = &settlements.data.sites;
+    let size = |i: usize| settlements.town(i).map_or(0, |t| t.buildings.len());
+    let best = (0..sites.len()).max_by_key(|&i| (lit(sites[i].centre), size(i), std::cmp::Reverse(i)))?;
+    let town = settlements.town(best)?;
+    let frame = settlements.frame(best);
+    let at = |k: usize| frame.direction(glam::Vec2::from(town.route[k.min(town.route.len() - 1)]));
+    (!town.route.is_empty()).then(|| (at(0), at(3), 2.0))
 }
 
 /// Latitude and longitude, degrees, of a planet-local direction (the inverse
@@ -460,6 +483,44 @@ mod tests {
         let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32);
         assert!(p.terrain.surface_height_at(d) > p.terrain.recipe.sea.level_m);
         assert!(d.as_dvec3().dot(-p.position.normalize()) > 0.3, "not on the day side");
+    }
+
+    /// `town` stands in the largest sunlit town at its route's start, by a
+    /// landmark, looking along the route.
+    #[test]
+    fn the_town_spot_stands_at_a_route_start_looking_along_it() {
+        let world = World::new(
+            std::sync::Arc::new(planet::PlannedSystem::default_system()),
+            crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
+        );
+        let view: ViewSpec = "planet=1,town".parse().unwrap();
+        let at = view.resolve(&world).unwrap();
+        assert!(at.spot.is_none() && at.alt == 2.0, "{at:?}");
+        let p = &world.planets[1];
+        let s = &p.terrain.settlements;
+        let d = planet::terrain::lat_lon_direction(at.lat as f32, at.lon as f32);
+        let (site, metres) = s.nearest(d).unwrap();
+        let i = s.data.sites.iter().position(|x| x.cell == site.cell).unwrap();
+        let town = s.town(i).unwrap();
+        assert!(metres < site.radius_m + 60.0, "{metres} m from the nearest town's centre");
+        assert!(d.as_dvec3().dot(-p.position.normalize()) > 0.2, "not on the day side");
+        // No other lit town has more buildings.
+        let lit = |c: glam::Vec3| c.as_dvec3().dot(-p.position.normalize()) > 0.2;
+        let most = (0..s.data.sites.len())
+            .filter(|&j| lit(s.data.sites[j].centre))
+            .map(|j| s.town(j).unwrap().buildings.len())
+            .max()
+            .unwrap();
+        assert_eq!(town.buildings.len(), most);
+        // Heading: towards the route's fourth point.
+        let frame = s.frame(i);
+        let ahead = frame.direction(glam::Vec2::from(town.route[3.min(town.route.len() - 1)])).as_dvec3();
+        let up = d.as_dvec3();
+        let north = (DVec3::Y - up * up.y).normalize();
+        let east = north.cross(up);
+        let want = libm::atan2((ahead - up).dot(east), (ahead - up).dot(north)).to_degrees();
+        let turn = (at.heading - want + 540.0).rem_euclid(360.0) - 180.0;
+        assert!(turn.abs() < 1.0, "heading {} against {want}", at.heading);
     }
 
     #[test]

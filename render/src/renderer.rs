@@ -212,6 +212,8 @@ pub struct Renderer {
     indirect: bool,
     /// The edit brush's marker, where the client shows one.
     marker: Option<Marker>,
+    /// A point to mark above all others (the client's nearest town): planet, planet-local position.
+    beacon: Option<(u32, DVec3)>,
     regions: RegionStore,
     proxies: Vec<GpuProxy>,
     first_layer: Vec<u32>,
@@ -542,6 +544,7 @@ impl Renderer {
             object_draws_capacity: 64,
             indirect: gpu.indirect,
             marker: None,
+            beacon: None,
             regions: RegionStore::default(),
             proxies,
             first_layer: materials.first_layer,
@@ -561,6 +564,13 @@ impl Renderer {
     /// Shows the edit brush's marker (a ring on the ground), or none.
     pub fn set_marker(&mut self, marker: Option<Marker>) {
         self.marker = marker;
+    }
+
+    /// Marks a point (planet, planet-local metres) with a cyan ringed dot
+    /// ten pixels across at any distance (the client's nearest town, 60 m
+    /// over it), or none.
+    pub fn set_beacon(&mut self, beacon: Option<(u32, DVec3)>) {
+        self.beacon = beacon;
     }
 
     /// Whether the objects are drawn with indirect multi-draws.
@@ -691,7 +701,15 @@ impl Renderer {
                 sites.iter().map(|s| (s.centre, s.height_m)).collect(),
             )
         });
-        let light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
+        let mut light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
+        if let Some((planet, at)) = self.beacon.filter(|b| (b.0 as usize) < world.planets.len()) {
+            let p = (world.planets[planet as usize].position + at - eye).as_vec3();
+            light_stream.push(LightInstance {
+                position: [p.x, p.y, p.z, 10.0],
+                color: [0.25, 0.85, 1.0, 1.0],
+                night: [0.0; 4],
+            });
+        }
         // The lights' slot: planet 0's (they carry their positions; the planet index is unused).
         let slot_count = draws.len() + objects.len() + building_batches.len() + 1;
         if slot_count > self.draw_capacity {

@@ -168,8 +168,8 @@ impl Region<'_> {
             self.refusals.under_sea += 1;
             return None;
         }
-        // Nor on a building's ground.
-        if self.terrain.settlements.levelling_at(up).is_some() {
+        // Nor on a building's ground, nor on a town's street.
+        if self.terrain.settlements.levelling_at(up).is_some() || self.terrain.settlements.on_route(up) {
             self.refusals.built_on += 1;
             return None;
         }

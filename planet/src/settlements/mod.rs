@@ -282,6 +282,31 @@ impl Settlements {
     }
 }
 
+impl Settlements {
+    /// Whether unit direction `d` is on a town's street: within the
+    /// recipe's `route_delete_m` of its route's centre line, kept clear of
+    /// scattered trees and rocks so the way through stays open.
+    #[must_use]
+    pub fn on_route(&self, d: Vec3) -> bool {
+        let Some(maker) = self.maker.get() else { return false };
+        let Some(&i) = self.by_cell.get(self.grid.cell_of(d) as usize) else { return false };
+        if i == NONE || d.dot(self.frames[i as usize].centre) < maker.reach_cos[i as usize] {
+            return false;
+        }
+        let Some(p) = level::local_point(&self.frames[i as usize], d) else { return false };
+        let Some(town) = self.town(i as usize) else { return false };
+        let width = maker.recipe.route_delete_m;
+        town.route.windows(2).any(|w| segment_distance(p, w[0].into(), w[1].into()) < width)
+    }
+}
+
+/// Distance from `p` to the segment from `a` to `b`.
+fn segment_distance(p: glam::Vec2, a: glam::Vec2, b: glam::Vec2) -> f32 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    (a + ab * t).distance(p)
+}
+
 impl TownMaker {
     fn new(plan: &PlanetPlan, layout: &Arc<Layout>, sites: &SettlementSites) -> Self {
         let r = &plan.recipe;

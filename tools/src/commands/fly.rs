@@ -4,7 +4,7 @@
 //! camera kept above the ground, and the streamer following the camera from
 //! one planet to the next with no loading screen. The title bar reads fps,
 //! altitude, speed, the nearest planet, its nearest town (name, distance and
-//! bearing) and the regions ready and queued.
+//! bearing; a cyan beacon floats 60 m over it) and the regions ready and queued.
 //!
 //! `G` toggles walk mode: gravity towards the planet's centre (the recipe's
 //! `gravity_mps2`), walking on the terrain's colliders (`engine::physics`),
@@ -435,6 +435,16 @@ impl Client {
         };
     }
 
+    /// The nearest planet's nearest settlement, 60 m over its plot
+    /// (planet, planet-local metres): the beacon the client marks it with.
+    fn nearest_town(&self) -> Option<(u32, glam::DVec3)> {
+        let (planet, _) = self.world.nearest(self.player.pose.position);
+        let here = (self.player.pose.position - planet.position).normalize_or(glam::DVec3::Y).as_vec3();
+        let (s, _) = planet.terrain.settlements.nearest(here)?;
+        let lift = f64::from(planet.terrain.recipe.radius_m + s.height_m) + 60.0;
+        Some((planet.index, s.centre.as_dvec3() * lift))
+    }
+
     fn title(&self, fps: f64) -> String {
         let (planet, _) = self.world.nearest(self.player.pose.position);
         let name = &self.world.system.planets[planet.index as usize].name;
@@ -671,8 +681,10 @@ impl Client {
             points: std::mem::take(&mut self.rim),
             size_m: (radius * 0.12).max(0.12),
         });
+        let beacon = self.nearest_town();
         let Some(w) = &mut self.window else { return };
         w.renderer.set_marker(marker);
+        w.renderer.set_beacon(beacon);
         let result = w.surface.draw(capture, |view| {
             w.renderer.render(
                 &self.world,

@@ -108,11 +108,14 @@ pub struct RenderOptions {
     pub clear: [f64; 4],
     /// Time, seconds: drives fades.
     pub time: f64,
+    /// Draw the town lights and the beacon; hole tests turn them off with
+    /// the sky (a light on the limb stands a few pixels beyond the disc).
+    pub lights: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        Self { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 0.0 }
+        Self { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 0.0, lights: true }
     }
 }
 
@@ -878,7 +881,7 @@ impl Renderer {
                     stats.triangles += u64::from(model.count / 3) * u64::from(b.count);
                 }
             }
-            if !light_stream.is_empty() {
+            if options.lights && !light_stream.is_empty() {
                 pass.set_pipeline(&self.lights);
                 let slot = (draws.len() + objects.len() + building_batches.len()) as u64 * DRAW_SLOT;
                 pass.set_bind_group(1, &self.draw_group, &[slot as u32]);

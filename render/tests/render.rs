@@ -35,7 +35,7 @@ fn shoot(capture: &mut Capture, view: &str, sky: bool) -> (RgbaImage, ViewCamera
     let camera = ViewCamera::new(view.pose(&capture.world).unwrap());
     assert!(capture.settle(&camera, Duration::from_secs(120)), "{view:?} did not settle");
     let clear = if sky { [0.0, 0.0, 0.0, 1.0] } else { [1.0, 0.0, 1.0, 1.0] };
-    let options = RenderOptions { sky, clear, time: 100.0 };
+    let options = RenderOptions { sky, clear, time: 100.0, lights: sky };
     let before = capture.renderer.uploaded_bytes();
     let (image, stats) = capture.draw(&camera, &options).unwrap();
     // The draw's figures count what it uploaded (everything, on a fresh capture).
@@ -153,7 +153,7 @@ fn indirect_object_draws_match_instanced_ones_pixel_for_pixel() {
     let parsed: ViewSpec = view.parse().unwrap();
     let camera = ViewCamera::new(parsed.pose(&capture.world).unwrap());
     assert!(capture.settle(&camera, Duration::from_secs(120)), "{view} did not settle");
-    let options = RenderOptions { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 100.0 };
+    let options = RenderOptions { sky: true, clear: [0.0, 0.0, 0.0, 1.0], time: 100.0, lights: true };
     let (indirect, a) = capture.draw(&camera, &options).unwrap();
     capture.renderer.set_indirect(false);
     let (direct, b) = capture.draw(&camera, &options).unwrap();
@@ -210,7 +210,7 @@ fn a_flight_to_another_planet_never_shows_a_hole() {
                 std::thread::sleep(Duration::from_millis(16));
             }
             time += 1.0;
-            let options = RenderOptions { sky: false, clear: [1.0, 0.0, 1.0, 1.0], time };
+            let options = RenderOptions { sky: false, clear: [1.0, 0.0, 1.0, 1.0], time, lights: false };
             let stats =
                 capture.renderer.render(&capture.world, &camera, &capture.target.view, &capture.target.depth, &options);
             assert!(stats.draws > 0);

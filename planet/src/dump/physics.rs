@@ -53,6 +53,13 @@ fn section(name: &str, fields: &'static [Field], bytes: Vec<u8>) -> Section {
     Section::new(name, fields, bytes)
 }
 
+/// Why a stage's input of region `key` (named `what`) cannot go with the
+/// sphere mesh of region `mesh`, if it cannot.
+pub(crate) fn key_problem(what: &str, key: RegionKey, mesh: &crate::mesh::SphereMesh) -> Option<DumpError> {
+    (key != mesh.key)
+        .then(|| DumpError::new(format!("{what} (key {key}) and sphere_mesh (key {}) are not of one region", mesh.key)))
+}
+
 /// A message when a physics stage's `origin` is not its sphere mesh's, bit for bit.
 pub(crate) fn origin_problem(origin: glam::DVec3, mesh: Option<&crate::mesh::SphereMesh>) -> Option<String> {
     let bits = |o: glam::DVec3| o.to_array().map(f64::to_bits);

@@ -120,7 +120,7 @@ pub(crate) fn scatter_sections(s: &Scatter) -> Vec<Section> {
     for p in &s.buildings {
         b.u32(p.town);
         b.u32(p.index);
-        for x in [p.kind as u8, u8::from(p.landmark), u8::from(p.owned), 0] {
+        for x in [p.kind.index() as u8, u8::from(p.landmark), u8::from(p.owned), 0] {
             b.u8(x);
         }
         for x in building_floats(p) {

@@ -87,7 +87,7 @@ impl Scatter {
         for b in &self.buildings {
             bytes.extend(b.town.to_le_bytes());
             bytes.extend(b.index.to_le_bytes());
-            bytes.extend([b.kind as u8, u8::from(b.landmark), u8::from(b.owned)]);
+            bytes.extend([b.kind.index() as u8, u8::from(b.landmark), u8::from(b.owned)]);
             for x in building_floats(b) {
                 bytes.extend(x.to_bits().to_le_bytes());
             }

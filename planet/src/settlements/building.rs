@@ -28,6 +28,13 @@ impl BuildingKind {
     /// All types, in their recipe share order.
     pub const ALL: [Self; 3] = [Self::Flat, Self::Curved, Self::Arched];
 
+    /// Its position in [`Self::ALL`] (its declaration order): the index of
+    /// its model, its dump byte.
+    #[must_use]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// Lower-case name.
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -268,6 +268,23 @@ impl Settlements {
     /// cell holds `d`, if one of its buildings reaches it.
     #[must_use]
     pub fn levelling_at(&self, d: Vec3) -> Option<Levelling> {
+        let (town, p, recipe) = self.town_reaching(d)?;
+        level::levelling(town, p, recipe.skirt_m)
+    }
+
+    /// Whether unit direction `d` is on a town's street: within the
+    /// recipe's `route_delete_m` of its route's centre line, kept clear of
+    /// scattered trees and rocks so the way through stays open.
+    #[must_use]
+    pub fn on_route(&self, d: Vec3) -> bool {
+        self.town_reaching(d).is_some_and(|(town, p, recipe)| {
+            town.route.windows(2).any(|w| segment_distance(p, w[0].into(), w[1].into()) < recipe.route_delete_m)
+        })
+    }
+
+    /// The town whose cell holds unit direction `d`, if its buildings and
+    /// skirts reach `d`, with `d`'s town-local point and the rules.
+    fn town_reaching(&self, d: Vec3) -> Option<(&Town, glam::Vec2, &SettlementRecipe)> {
         let maker = self.maker.get()?;
         let i = *self.by_cell.get(self.grid.cell_of(d) as usize)?;
         if i == NONE {
@@ -278,25 +295,7 @@ impl Settlements {
             return None;
         }
         let p = level::local_point(frame, d)?;
-        level::levelling(self.town(i as usize)?, p, maker.recipe.skirt_m)
-    }
-}
-
-impl Settlements {
-    /// Whether unit direction `d` is on a town's street: within the
-    /// recipe's `route_delete_m` of its route's centre line, kept clear of
-    /// scattered trees and rocks so the way through stays open.
-    #[must_use]
-    pub fn on_route(&self, d: Vec3) -> bool {
-        let Some(maker) = self.maker.get() else { return false };
-        let Some(&i) = self.by_cell.get(self.grid.cell_of(d) as usize) else { return false };
-        if i == NONE || d.dot(self.frames[i as usize].centre) < maker.reach_cos[i as usize] {
-            return false;
-        }
-        let Some(p) = level::local_point(&self.frames[i as usize], d) else { return false };
-        let Some(town) = self.town(i as usize) else { return false };
-        let width = maker.recipe.route_delete_m;
-        town.route.windows(2).any(|w| segment_distance(p, w[0].into(), w[1].into()) < width)
+        Some((self.town(i as usize)?, p, &maker.recipe))
     }
 }
 

@@ -193,7 +193,7 @@ impl BuildingModels {
 
     /// The triangles of type `kind`, as vertex triples.
     pub fn triangles(&self, kind: BuildingKind) -> impl Iterator<Item = [BuildingVertex; 3]> + '_ {
-        let range = self.kinds[BuildingKind::ALL.iter().position(|&k| k == kind).unwrap_or(0)];
+        let range = self.kinds[kind.index()];
         self.indices[range.first as usize..(range.first + range.count) as usize]
             .chunks_exact(3)
             .map(|t| [0, 1, 2].map(|i| self.vertices[t[i] as usize]))

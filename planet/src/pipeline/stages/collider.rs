@@ -29,11 +29,8 @@ impl RegionStage for ColliderStage {
     fn run(_input: &RegionInput<'_>, chain: &Chain) -> Result<Collider, DumpError> {
         let mesh = chain.need::<SphereMesh>(&SPHERE_MESH, &COLLIDER)?;
         let scatter = chain.need::<Scatter>(&SCATTER, &COLLIDER)?;
-        if scatter.key != mesh.key {
-            return Err(DumpError::new(format!(
-                "scatter (key {}) and sphere_mesh (key {}) are not of one region",
-                scatter.key, mesh.key
-            )));
+        if let Some(problem) = physics::key_problem("scatter", scatter.key, mesh) {
+            return Err(problem);
         }
         if let Some(problem) = physics::origin_problem(scatter.origin, Some(mesh)) {
             return Err(DumpError::new(format!("scatter: {problem}")));

@@ -41,11 +41,8 @@ impl RegionStage for NavMeshStage {
             )));
         }
         let scatter = chain.need::<Scatter>(&SCATTER, &NAVMESH)?;
-        if scatter.key != mesh.key {
-            return Err(DumpError::new(format!(
-                "scatter (key {}) and sphere_mesh (key {}) are not of one region",
-                scatter.key, mesh.key
-            )));
+        if let Some(problem) = physics::key_problem("scatter", scatter.key, mesh) {
+            return Err(problem);
         }
         Ok(navmesh_around(mesh, col, &settings, &scatter.buildings))
     }

@@ -13,8 +13,8 @@
 //!   close by, where the buildings themselves are drawn.
 
 use glam::{DVec3, Vec3};
+use planet::settlements::PlacedBuilding;
 use planet::settlements::models::BuildingModels;
-use planet::settlements::{BuildingKind, PlacedBuilding};
 use wgpu::util::DeviceExt;
 
 use crate::meshes::RegionStore;
@@ -142,8 +142,7 @@ pub fn gather(
         }
         let (offset, fade) = ((origin - eye).as_vec3(), region.fade(now));
         for b in &region.buildings {
-            let kind = BuildingKind::ALL.iter().position(|&k| k == b.kind).unwrap_or(0);
-            groups.entry((planet, kind)).or_default().push(BuildingInstance::new(b, offset, fade));
+            groups.entry((planet, b.kind.index())).or_default().push(BuildingInstance::new(b, offset, fade));
         }
     }
     let mut stream = Vec::new();

@@ -485,7 +485,6 @@ impl Renderer {
             &[],
         );
         // Lights over what is behind them (premultiplied), hidden by what stands in front.
-        let additive = wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING;
         let lights = pipeline(
             "town lights",
             &objects_layout,
@@ -493,7 +492,7 @@ impl Renderer {
             ("vs_lights", "fs_lights"),
             &lights_buffers,
             depth(false, wgpu::CompareFunction::GreaterEqual),
-            Some(additive),
+            Some(wgpu::BlendState::PREMULTIPLIED_ALPHA_BLENDING),
             &[],
         );
         let building_models = GpuBuildingModels::new(device);
@@ -541,7 +540,7 @@ impl Renderer {
             building_capacity: 256,
             light_stream: stream_buffer(device, "town lights", 256 * size_of::<LightInstance>()),
             light_capacity: 256,
-            object_stream: object_stream(device, 1024),
+            object_stream: stream_buffer(device, "object batches", 1024 * size_of::<DrawnInstance>()),
             object_capacity: 1024,
             object_draws: indirect_draws(device, 64),
             object_draws_capacity: 64,
@@ -694,24 +693,27 @@ impl Renderer {
 
         let (building_stream, building_batches) =
             crate::buildings::gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
-        let towns = world.planets.iter().map(|p| {
-            let sun = (-p.position).normalize_or(DVec3::Y).as_vec3();
-            let sites = &p.terrain.settlements.data.sites;
-            (
-                p.position,
-                f64::from(p.terrain.recipe.radius_m),
-                sun,
-                sites.iter().map(|s| (s.centre, s.height_m)).collect(),
-            )
-        });
-        let mut light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
-        if let Some((planet, at)) = self.beacon.filter(|b| (b.0 as usize) < world.planets.len()) {
-            let p = (world.planets[planet as usize].position + at - eye).as_vec3();
-            light_stream.push(LightInstance {
-                position: [p.x, p.y, p.z, 10.0],
-                color: [0.25, 0.85, 1.0, 1.0],
-                night: [0.0; 4],
+        let mut light_stream = Vec::new();
+        if options.lights {
+            let towns = world.planets.iter().map(|p| {
+                let sun = (-p.position).normalize_or(DVec3::Y).as_vec3();
+                let sites = &p.terrain.settlements.data.sites;
+                (
+                    p.position,
+                    f64::from(p.terrain.recipe.radius_m),
+                    sun,
+                    sites.iter().map(|s| (s.centre, s.height_m)).collect(),
+                )
             });
+            light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
+            if let Some((planet, at)) = self.beacon.filter(|b| (b.0 as usize) < world.planets.len()) {
+                let p = (world.planets[planet as usize].position + at - eye).as_vec3();
+                light_stream.push(LightInstance {
+                    position: [p.x, p.y, p.z, 10.0],
+                    color: [0.25, 0.85, 1.0, 1.0],
+                    night: [0.0; 4],
+                });
+            }
         }
         // The lights' slot: planet 0's (they carry their positions; the planet index is unused).
         let slot_count = draws.len() + objects.len() + building_batches.len() + 1;
@@ -741,7 +743,8 @@ impl Renderer {
         }
         if stream.len() > self.object_capacity {
             self.object_capacity = stream.len().next_power_of_two();
-            self.object_stream = object_stream(&self.gpu.device, self.object_capacity);
+            self.object_stream =
+                stream_buffer(&self.gpu.device, "object batches", self.object_capacity * size_of::<DrawnInstance>());
         }
         let queue = &self.gpu.queue;
         queue.write_buffer(&self.draw_buffer, 0, bytemuck::cast_slice(&slots));
@@ -881,7 +884,7 @@ impl Renderer {
                     stats.triangles += u64::from(model.count / 3) * u64::from(b.count);
                 }
             }
-            if options.lights && !light_stream.is_empty() {
+            if !light_stream.is_empty() {
                 pass.set_pipeline(&self.lights);
                 let slot = (draws.len() + objects.len() + building_batches.len()) as u64 * DRAW_SLOT;
                 pass.set_bind_group(1, &self.draw_group, &[slot as u32]);
@@ -1027,16 +1030,6 @@ fn stream_buffer(device: &wgpu::Device, label: &str, bytes: usize) -> wgpu::Buff
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size: bytes as u64,
-        usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
-}
-
-/// A buffer for `capacity` drawn object instances.
-fn object_stream(device: &wgpu::Device, capacity: usize) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("object batches"),
-        size: (capacity * size_of::<DrawnInstance>()) as u64,
         usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })

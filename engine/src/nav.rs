@@ -25,6 +25,9 @@ use planet::physics::{NO_NEIGHBOUR, NavMesh};
 use crate::builder::{BuiltRegion, RegionBuilder};
 use crate::streamer::Streamer;
 
+/// How far outside a polygon's edge a point still finds it (`NavGraph::locate`), metres.
+pub const LOCATE_SLACK_M: f64 = 0.5;
+
 /// One polygon of the graph: its region and its index in that region's navmesh.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NavNode {
@@ -250,13 +253,17 @@ impl NavGraph {
     }
 
     /// The polygon under (or over) `point`, within `max_vertical` metres of
-    /// it along the local up, nearest first.
+    /// it along the local up, nearest first. As Detour's nearest-polygon
+    /// query does, a polygon whose edge passes within `LOCATE_SLACK_M` of
+    /// the point's foot counts too (its distance outside added to the
+    /// vertical one): the navmesh leaves out sliver triangles a few
+    /// centimetres wide, and a point over one is still on the ground.
     #[must_use]
     pub fn locate(&self, point: DVec3, max_vertical: f64) -> Option<u32> {
         let up = point.normalize_or_zero();
         let mut best: Option<(f64, u32)> = None;
         for (m, &(centre, radius)) in self.bounds.iter().enumerate() {
-            if point.distance(centre) > radius + max_vertical {
+            if point.distance(centre) > radius + max_vertical + LOCATE_SLACK_M {
                 continue;
             }
             let count = self.regions[m].navmesh.as_ref().map_or(0, |n| n.polygons.len()) as u32;
@@ -273,9 +280,15 @@ impl NavGraph {
                         continue;
                     }
                     let q = point + up * t;
-                    let inside = [(a, b), (b, c), (c, a)].iter().all(|&(p, r)| (r - p).cross(q - p).dot(n) >= -1e-9);
-                    if inside {
-                        best = Some((t.abs(), node));
+                    let n_length = n.length();
+                    // How far outside the triangle the foot is, in its plane (0 inside).
+                    let outside = [(a, b), (b, c), (c, a)]
+                        .iter()
+                        .map(|&(p, r)| -(r - p).cross(q - p).dot(n) / ((r - p).length() * n_length).max(1e-12))
+                        .fold(0.0f64, f64::max);
+                    let score = t.abs() + outside;
+                    if outside <= LOCATE_SLACK_M && best.is_none_or(|(d, _)| score < d) {
+                        best = Some((score, node));
                     }
                 }
             }

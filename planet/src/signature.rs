@@ -24,8 +24,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// levelling skirts of 8 m whose overlaps average their bases, and
 /// buildings only where the skirt meets the terrain gently (issue 19). 8:
 /// buildings in the regions' scatter, colliders and navmeshes (issue 19),
-/// and dump format 7, which every stage's dump bytes carry.
-pub const GENERATOR_VERSION: u32 = 8;
+/// and dump format 7, which every stage's dump bytes carry. 9: each town's
+/// road levelled to a walkable profile, routes clear of their landmarks'
+/// bent boxes and flattened where short, cave mouths kept off levelled
+/// ground (issue 19).
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -247,28 +247,39 @@ fn the_navmesh_keeps_off_building_ground_and_the_collider_stops_walls_and_holds_
 
 /// Whether `p` (region-relative) stands on `polygon` of `nav`: inside its
 /// corners seen along `up`, within 1.5 m of its plane.
+/// Whether `p` stands on `polygon`: along `up`, within half a metre of one of
+/// its fan's triangles and inside it.
 fn stands_on(nav: &planet::physics::NavMesh, polygon: &planet::physics::NavPolygon, p: Vec3, up: Vec3) -> bool {
     let corners: Vec<Vec3> = polygon.vertices[..polygon.count as usize]
         .iter()
         .map(|&c| Vec3::from_array(nav.vertices[c as usize]))
         .collect();
-    let centre = corners.iter().copied().sum::<Vec3>() / corners.len() as f32;
-    if (p - centre).length_squared() > 100.0 || (p - centre).dot(up).abs() > 0.5 {
+    if (p - corners[0]).length_squared() > 400.0 {
         return false;
     }
-    let n = corners.len();
-    let turns: Vec<f32> = (0..n).map(|i| (corners[(i + 1) % n] - corners[i]).cross(p - corners[i]).dot(up)).collect();
-    turns.iter().all(|&t| t >= -1e-3) || turns.iter().all(|&t| t <= 1e-3)
+    (1..corners.len() - 1).any(|i| {
+        let [a, b, c] = [corners[0], corners[i], corners[i + 1]];
+        let n = (b - a).cross(c - a);
+        let along = up.dot(n);
+        if along.abs() < 1e-9 {
+            return false;
+        }
+        let t = (a - p).dot(n) / along;
+        let q = p + up * t;
+        let turns = [(a, b), (b, c), (c, a)].map(|(x, y)| (y - x).cross(q - x).dot(n));
+        t.abs() <= 0.5 && turns.iter().all(|&k| k >= -1e-4 * n.length_squared())
+    })
 }
 
 /// The route of every town of the default planets, landmark to landmark,
 /// checked metre by metre: the ground under each metre of its centre line
 /// (a ray down through the collider) must stand on a polygon of the LOD-1
-/// regions there (the walker's LOD), built around the buildings. The
-/// issue's target is every town; today about a fifth of the towns have a
-/// few metres where the route climbs ground too steep to walk or passes
-/// under a bent building's overhang, so this pins what holds: at least 170
-/// of the 225 towns walkable end to end, and 99% of all route metres.
+/// regions there (the walker's LOD), built around the buildings. A miss is
+/// told by why (under a building, under the sea, too steep, or no polygon).
+/// The roads' profiles make every route walkable by construction; the
+/// metres still missed are polygons left out of the navmesh (3 of
+/// 42,338 metres, in one town) and one metre over 40° beside a landmark's
+/// skirt: pinned at 221 of the 225 towns and 0.02% of the metres.
 #[test]
 fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
     let terrains = default_terrains();
@@ -294,6 +305,7 @@ fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
                             along.extend((0..steps).map(|k| a.lerp(b, k as f32 / steps as f32)));
                         }
                         let mut missed = 0;
+                        let mut reasons: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
                         for q in &along {
                             let d = frame.direction(*q);
                             let ground = d.as_dvec3() * f64::from(t.recipe.radius_m + t.surface_height_at(d));
@@ -302,6 +314,7 @@ fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
                             let home = t.surface_key(d, 1);
                             let mut keys = around(t, home);
                             keys.sort_by_key(|k| (*k != home, k.z != home.z));
+                            let mut why = "no ground under it";
                             let on = keys.into_iter().any(|key| {
                                 let (origin, collider, nav) = regions.entry(key).or_insert_with(|| {
                                     let m = mesh(t, key);
@@ -319,20 +332,36 @@ fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
                                 // The ground itself: a ray down from 30 m over the 2D surface
                                 // (the 3D noise moves the mesh off it by metres).
                                 let above = (ground - *origin).as_vec3() + d * 30.0;
-                                collider.cast_ray(above, -d, 80.0).filter(|h| !h.object).is_some_and(|hit| {
-                                    let p = above - d * hit.distance;
-                                    nav.polygons.iter().any(|poly| stands_on(nav, poly, p, d))
-                                })
+                                let Some(hit) = collider.cast_ray(above, -d, 80.0) else { return false };
+                                if hit.object {
+                                    why = "under a building";
+                                    return false;
+                                }
+                                let p = above - d * hit.distance;
+                                let found = nav.polygons.iter().any(|poly| stands_on(nav, poly, p, d));
+                                if !found {
+                                    let slope = libm::acosf(hit.normal.dot(d).clamp(-1.0, 1.0)).to_degrees();
+                                    let r = (p + (*origin - ground).as_vec3() + ground.as_vec3()).length();
+                                    why = if settings.sea_radius_m.is_some_and(|s| r < s) {
+                                        "under the sea"
+                                    } else if slope > settings.max_slope_deg {
+                                        "too steep"
+                                    } else {
+                                        "not on the navmesh"
+                                    };
+                                }
+                                found
                             });
                             if !on {
                                 missed += 1;
+                                *reasons.entry(why).or_insert(0usize) += 1;
                             }
                         }
                         towns += 1;
                         samples += along.len();
                         if missed > 0 {
                             problems.push(format!(
-                                "seed {} town {}: {missed} of {} metres of its route off the navmesh",
+                                "seed {} town {}: {missed} of {} metres of its route off the navmesh ({reasons:?})",
                                 t.seed,
                                 s.data.sites[i].cell,
                                 along.len()
@@ -356,9 +385,12 @@ fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
         "{towns} towns, {samples} metres of route; {} towns walkable end to end, {missed} metres off the navmesh",
         towns - problems.len()
     );
+    for p in &problems {
+        eprintln!("{p}");
+    }
     assert!(towns >= 200, "only {towns} towns");
     assert!(
-        towns - problems.len() >= 170 && missed * 100 <= samples,
+        towns - problems.len() >= 221 && missed * 5000 <= samples,
         "{} towns with metres off the navmesh ({missed} of {samples} metres):\n{}",
         problems.len(),
         problems.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")

@@ -82,6 +82,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
         &["planets[0].sea.material = 99: must be in 0..=10 (an index into materials)"],
     ),
     (
+        "street material out of range",
+        "{\"seed\": 1, \"planets\": [{\"index\": 0, \"settlements\": {\"street_material\": 12}}]}",
+        &["planets[0].settlements.street_material = 12: must be in 0..=10 (an index into materials)"],
+    ),
+    (
         "list edit beyond the list",
         "{\"seed\": 1, \"planets\": [{\"index\": 0, \"materials\": {\"40\": {\"roughness\": 0.5}}}]}",
         &["planets[0].materials = {\"40\": ..}: edits a list by index: keys must be in 0..=10"],

@@ -35,6 +35,33 @@ fn direction(seed: u64, i: i64) -> Vec3 {
     d.try_normalize().unwrap_or(Vec3::Z)
 }
 
+/// The road of town `i`: no steeper than its grade anywhere, at each
+/// landmark's base at its ends, and the terrain's surface along it is the
+/// road's profile (the structure term levels it).
+fn check_road(t: &Terrain, i: usize, town: &planet::settlements::Town) {
+    let road = town.road();
+    let heights = &town.road_heights_m;
+    let cell = t.settlements.data.sites[i].cell;
+    assert_eq!(heights.len(), road.len(), "town {cell}: a height per road point");
+    let grade = libm::tanf(planet::settlements::ROAD_GRADE_DEG.to_radians());
+    for k in 1..road.len() {
+        let run = road[k].distance(road[k - 1]);
+        let rise = (heights[k] - heights[k - 1]).abs();
+        assert!(rise <= grade * run + 1e-3, "town {cell}: the road climbs {rise} m over {run} m at point {k}");
+    }
+    assert_eq!(heights[0], town.buildings[0].base_m, "town {cell}: the road leaves its landmark's base");
+    assert_eq!(heights[road.len() - 1], town.buildings[1].base_m, "town {cell}: the road reaches its landmark's base");
+    let frame = t.settlements.frame(i);
+    for (k, p) in road.iter().enumerate().step_by(4) {
+        let ground = t.surface_height_at(frame.direction(*p));
+        assert!(
+            (ground - heights[k]).abs() <= 0.02,
+            "town {cell}: the ground at road point {k} is {ground} m, the road {} m",
+            heights[k]
+        );
+    }
+}
+
 #[test]
 fn the_nearest_settlement_is_the_brute_force_nearest_from_a_million_directions() {
     let terrains = default_terrains();
@@ -141,10 +168,8 @@ fn every_town_keeps_the_placement_rules() {
                     assert!((r.floor_height_m[0]..=r.floor_height_m[1]).contains(&b.floor_height_m));
                     assert_eq!(b.curve.is_straight(), b.kind == BuildingKind::Flat);
                     // The route's corridor is clear.
-                    let route =
-                        planet::settlements::Route { points: town.route.iter().map(|&p| Vec2::from(p)).collect() };
-                    let (d, _) = route.clearance(&b.bounds);
-                    assert!(d >= r.route_push_m - 1e-3, "town {} building {k}: {d} m from the route", site.cell);
+                    let (d, _) = planet::settlements::road_clearance(&town.road(), &b.bounds);
+                    assert!(d >= r.route_push_m - 1e-3, "town {} building {k}: {d} m from the road", site.cell);
                     // On its ground: within the band of the plot, above the sea.
                     assert!((b.base_m - site.height_m).abs() <= r.height_band_m + 1e-3);
                     let along = Vec2::from(b.centre).dot(Vec2::from(town.growth));
@@ -156,11 +181,15 @@ fn every_town_keeps_the_placement_rules() {
                     site.cell
                 );
             }
-            // The route bends: its widest point is well off the straight line.
+            // The route bends: its widest point is well off the straight line
+            // (by the recipe's amplitude, less where the line is short).
             let (a, z) = (Vec2::from(town.route[0]), Vec2::from(*town.route.last().unwrap()));
             let chord = (z - a).normalize();
             let off = town.route.iter().map(|&p| (Vec2::from(p) - a).perp_dot(chord).abs()).fold(0.0, f32::max);
-            assert!(off >= r.route_amplitude_m * 0.9, "town {}: the route strays only {off} m", site.cell);
+            let half_waves = (r.route_waves * 2.0).round().max(1.0);
+            let amplitude = r.route_amplitude_m.min(a.distance(z) / (core::f32::consts::PI * half_waves));
+            assert!(off >= amplitude * 0.9, "town {}: the route strays only {off} m", site.cell);
+            check_road(&t, i, town);
             towns += 1;
         }
     }

@@ -463,6 +463,7 @@ fn settlements(d: &Dice) -> SettlementRecipe {
         type_shares: [flat, curved, (1.0 - flat - curved).max(0.1)],
         route_amplitude_m: d.range("settlements.route_amplitude_m", 12.0, 24.0, 1.0),
         route_waves: d.range("settlements.route_waves", 1.0, 2.0, 0.25),
+        street_material: slot::GRAVEL,
         ..SettlementRecipe::default()
     }
 }

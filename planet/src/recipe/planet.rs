@@ -555,5 +555,8 @@ impl Validate for PlanetRecipe {
         c.nested("meshing", &self.meshing);
         c.nested("plots", &self.plots);
         c.nested("settlements", &self.settlements);
+        c.scope("settlements", |c| {
+            c.index("street_material", self.settlements.street_material, materials, "materials");
+        });
     }
 }

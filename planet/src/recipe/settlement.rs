@@ -65,6 +65,15 @@ pub struct SettlementRecipe {
     /// Levelling: the blend from a footprint's flat ground (and a 1.5 m apron)
     /// back to the terrain, metres; at most `spacing_m` less the apron.
     pub skirt_m: f32,
+    /// The material of the streets (the road's flat width), an index into
+    /// the planet's materials; gravel in every derived palette.
+    #[serde(default = "street_material")]
+    pub street_material: u32,
+}
+
+/// The derived palettes' gravel, the streets' material where a recipe names none.
+fn street_material() -> u32 {
+    10
 }
 
 impl Default for SettlementRecipe {
@@ -96,6 +105,7 @@ impl Default for SettlementRecipe {
             route_amplitude_m: 18.0,
             route_waves: 1.5,
             skirt_m: 8.0,
+            street_material: street_material(),
         }
     }
 }

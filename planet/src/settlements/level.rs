@@ -5,11 +5,17 @@
 //! at every LOD, since each column's level is a pure function of its direction.
 //! Where skirts overlap, their bases are averaged by weight, so the ground
 //! stays continuous between buildings on different bases.
+//!
+//! Over that, the road (`route.rs`): within `route_delete_m` of its line the
+//! surface is the road's profile exactly, blending back out to
+//! `route_push_m`, where the nearest footprint begins, so the road never
+//! moves a building's ground and building skirts never tilt the road.
 
 use glam::Vec2;
 
 use super::building::Building;
 use super::town::{Town, TownFrame};
+use crate::recipe::SettlementRecipe;
 use crate::terrain::smoothstep;
 
 /// Flat ground around a footprint before its skirt begins, metres.
@@ -22,16 +28,36 @@ pub struct Levelling {
     pub weight: f32,
     /// The height it is levelled to, metres above the base radius.
     pub base_m: f32,
+    /// How much of the column is street, 0..=1: the road's flat width,
+    /// faded over a metre at its edge (drawn in the street material).
+    pub street: f32,
 }
 
-/// The levelling at town-local point `p` of `town`, skirts `skirt_m` wide.
+/// The levelling at town-local point `p` of `town`: its buildings', then
+/// its road's over them. Layered as two blends, terrain to buildings then
+/// that to the road, it is one blend of weight `1 - (1 - wb)(1 - wr)`.
+#[must_use]
+pub fn levelling(town: &Town, p: Vec2, recipe: &SettlementRecipe) -> Option<Levelling> {
+    let buildings = building_levelling(town, p, recipe.skirt_m);
+    let road = road_levelling(town, p, recipe.route_delete_m, recipe.route_push_m);
+    match (buildings, road) {
+        (b, None) => b,
+        (None, r) => r,
+        (Some(b), Some(r)) => {
+            let weight = 1.0 - (1.0 - b.weight) * (1.0 - r.weight);
+            let base_m = (b.base_m * b.weight * (1.0 - r.weight) + r.base_m * r.weight) / weight;
+            Some(Levelling { weight, base_m, street: r.street })
+        }
+    }
+}
+
+/// The buildings' levelling at `p`, skirts `skirt_m` wide.
 /// Where skirts overlap, the base is the buildings' bases averaged by their
 /// weights and the weight is the greatest: continuous everywhere, so two
 /// neighbours on different bases meet in a slope, never a step. (Under a
 /// footprint no other building weighs anything: boxes keep the spacing,
 /// wider than an apron and a skirt.)
-#[must_use]
-pub fn levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
+fn building_levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
     let reach = APRON_M + skirt_m;
     let (mut weight, mut sum, mut based) = (0.0f32, 0.0f32, 0.0f32);
     for b in &town.buildings {
@@ -46,7 +72,47 @@ pub fn levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
             based += w * b.base_m;
         }
     }
-    (weight > 0.0).then(|| Levelling { weight, base_m: based / sum })
+    (weight > 0.0).then(|| Levelling { weight, base_m: based / sum, street: 0.0 })
+}
+
+/// The road's levelling at `p`: its profile at the nearest point of its
+/// line, flat to `flat_m` from it and blended out to `reach_m`.
+fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Levelling> {
+    let [first, second, ..] = town.buildings.as_slice() else { return None };
+    let route = &town.route;
+    if route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
+        return None;
+    }
+    let point = |k: usize| match k {
+        0 => Vec2::from(first.centre),
+        k if k <= route.len() => Vec2::from(route[k - 1]),
+        _ => Vec2::from(second.centre),
+    };
+    // The route's points are evenly spaced along the line between its ends:
+    // only segments whose span along it comes within the reach can be near.
+    let (a, b) = (Vec2::from(route[0]), Vec2::from(route[route.len() - 1]));
+    let length = a.distance(b).max(1e-3);
+    let along = (p - a).dot(b - a) / length;
+    let spacing = length / (route.len() - 1) as f32;
+    let last = route.len() - 2;
+    let lo = libm::floorf((along - reach_m) / spacing - 1.0).clamp(0.0, last as f32) as usize;
+    let hi = libm::ceilf((along + reach_m) / spacing + 1.0).clamp(0.0, last as f32) as usize;
+    // Road segment k runs from point k to k + 1: 0 and route.len() are the landmarks' ends.
+    let ends = [0, route.len()];
+    let mut best = (f32::MAX, 0.0f32);
+    for k in ends.into_iter().chain(lo + 1..=hi + 1) {
+        let (p0, p1) = (point(k), point(k + 1));
+        let ab = p1 - p0;
+        let t = if ab.length_squared() > 0.0 { ((p - p0).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+        let d = (p0 + ab * t).distance(p);
+        if d < best.0 {
+            let h = town.road_heights_m[k] + (town.road_heights_m[k + 1] - town.road_heights_m[k]) * t;
+            best = (d, h);
+        }
+    }
+    let weight = 1.0 - smoothstep(flat_m, reach_m.max(flat_m + 1e-3), best.0);
+    let street = 1.0 - smoothstep(flat_m - 0.5, flat_m + 0.5, best.0);
+    (weight > 0.0).then_some(Levelling { weight, base_m: best.1, street })
 }
 
 /// Whether `p` is within `reach` of the footprint's box (a cheap test before the exact one).

@@ -26,7 +26,7 @@ mod town;
 pub use building::{BEND_SAMPLES, Building, BuildingCurve, BuildingKind, box_distance, box_gap};
 pub use level::{APRON_M, Levelling};
 pub use placed::{ConvexPiece, HULL_SEGMENTS, PlacedBuilding, SINK_M, region_buildings};
-pub use route::Route;
+pub use route::{ROAD_GRADE_DEG, Route, road_clearance};
 pub use sites::{Settlement, SiteCell, SiteGrid, angle, cells_across};
 pub use town::{GroundSample, Town, TownCounts, TownFrame};
 
@@ -269,7 +269,7 @@ impl Settlements {
     #[must_use]
     pub fn levelling_at(&self, d: Vec3) -> Option<Levelling> {
         let (town, p, recipe) = self.town_reaching(d)?;
-        level::levelling(town, p, recipe.skirt_m)
+        level::levelling(town, p, recipe)
     }
 
     /// Whether unit direction `d` is on a town's street: within the

@@ -101,8 +101,13 @@ pub struct Town {
     pub growth: [f32; 2],
     /// Buildings; the landmarks are the first two.
     pub buildings: Vec<Building>,
-    /// The route's centre line, town-local metres, landmark to landmark.
+    /// The route's centre line, town-local metres, from the front of one
+    /// landmark to the front of the other.
     pub route: Vec<[f32; 2]>,
+    /// The heights its road is levelled to, metres above the base radius:
+    /// at the first landmark's centre, at each point of `route`, at the
+    /// second landmark's centre.
+    pub road_heights_m: Vec<f32>,
     /// Gates and route, counted.
     pub counts: TownCounts,
 }
@@ -129,12 +134,20 @@ pub(crate) struct TownInput<'a> {
 const SKIRT_GRADE: f32 = 0.4;
 
 /// How far a building's base stands above any water drawn under it, metres.
-const DRY_M: f32 = 0.5;
+pub(crate) const DRY_M: f32 = 0.5;
 
-/// Growth axes tried before a town settles for one whose route is dry and walkable.
+/// Growth axes tried for one whose route is dry and needs little earthwork.
 const AXIS_TRIES: i64 = 8;
 
 impl Town {
+    /// The road's line: the first landmark's centre, the route, the
+    /// second's centre (the points `road_heights_m` are heights of).
+    #[must_use]
+    pub fn road(&self) -> Vec<Vec2> {
+        let ends = |k: usize| self.buildings.get(k).map(|b| Vec2::from(b.centre));
+        ends(0).into_iter().chain(self.route.iter().map(|&p| Vec2::from(p))).chain(ends(1)).collect()
+    }
+
     /// Lays out the town of `input.site`.
     #[must_use]
     pub(crate) fn lay_out(input: &TownInput<'_>) -> Self {
@@ -142,16 +155,25 @@ impl Town {
         for attempt in 0..AXIS_TRIES {
             let growth = angle_vector(core::f32::consts::TAU * unit_f32(input.roll(b"t_axis", attempt, 0)));
             let landmarks = [1.0f32, -1.0].map(|end| landmark(input, growth, end, attempt));
+            let spaced = box_gap(&landmarks[0].bounds, &landmarks[1].bounds) >= input.recipe.spacing_m;
             let line = Route::between(input, growth, &landmarks);
-            if line.is_clear(input) {
+            if spaced && line.is_clear(input) {
                 return Self::with_landmarks(input, growth, landmarks, &line);
             }
-            fallback.get_or_insert((growth, landmarks, line));
+            fallback.get_or_insert(growth);
         }
-        // No axis gave a dry, walkable route: landmarks on the plot itself
-        // (flat and dry by the plan), the route between them across it.
-        let (growth, _, _) = fallback.expect("at least one attempt");
-        let landmarks = [1.0f32, -1.0].map(|end| landmark_at(input, growth, end, input.plot_radius_m, AXIS_TRIES));
+        // No axis gave spaced landmarks and a dry route of modest earthwork:
+        // landmarks on the plot itself (flat and dry by the plan), as far
+        // out as their spacing needs, the route between them across it.
+        let growth = fallback.expect("at least one attempt");
+        let mut reach = input.plot_radius_m;
+        let landmarks = loop {
+            let pair = [1.0f32, -1.0].map(|end| landmark_at(input, growth, end, reach, AXIS_TRIES));
+            if box_gap(&pair[0].bounds, &pair[1].bounds) >= input.recipe.spacing_m || reach >= input.site.radius_m {
+                break pair;
+            }
+            reach += 2.0;
+        };
         let line = Route::between(input, growth, &landmarks);
         Self::with_landmarks(input, growth, landmarks, &line)
     }
@@ -162,6 +184,7 @@ impl Town {
             growth: growth.to_array(),
             buildings: landmarks.to_vec(),
             route: line.points.iter().map(|p| p.to_array()).collect(),
+            road_heights_m: line.heights_m.clone(),
             counts: TownCounts::default(),
         };
         town.fill_grid(input, growth);
@@ -348,7 +371,13 @@ fn landmark_at(input: &TownInput<'_>, growth: Vec2, end: f32, reach: f32, attemp
         curve: curve_of(input, kind, floors as f32 * floor_height, 1000 + slot, attempt),
         bounds: [0.0; 4],
     });
-    b.base_m = ground_under(input, &b).unwrap_or_else(|_| (input.ground)(input.frame.direction(at)).height_m);
+    // Where the gates fail (a town with no good axis), the landmark stands
+    // on a pad at the ground under its centre, raised out of any water.
+    b.base_m = ground_under(input, &b).unwrap_or_else(|_| {
+        let g = (input.ground)(input.frame.direction(at));
+        let floor = g.water_m.map_or(input.lowest_m, |w| input.lowest_m.max(w + DRY_M));
+        g.height_m.max(floor)
+    });
     b
 }
 

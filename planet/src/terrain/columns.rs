@@ -104,6 +104,8 @@ struct Relief {
     coast_m: f32,
     /// The structure term's weight.
     structure: f32,
+    /// How much of the column is a town's street.
+    street: f32,
 }
 
 impl Terrain {
@@ -125,14 +127,15 @@ impl Terrain {
         let floor = -(self.grid.shell_below_m - 4.0 - t.overhangs.amplitude_m).max(0.0);
         let carved = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
         // The structure term: a building's footprint levelled to its base.
-        let (height_m, structure) = match self.settlements.levelling_at(d) {
-            Some(l) => (carved + (l.base_m - coarse.elevation_m - carved) * l.weight, l.weight),
-            None => (carved, 0.0),
+        let (height_m, structure, street) = match self.settlements.levelling_at(d) {
+            Some(l) => (carved + (l.base_m - coarse.elevation_m - carved) * l.weight, l.weight, l.street),
+            None => (carved, 0.0, 0.0),
         };
         Relief {
             coarse,
             height_m,
             structure,
+            street,
             river: plan.river.valley,
             bed: plan.river.bed,
             water_m: plan.river.water_m.unwrap_or(NO_WATER),
@@ -158,16 +161,20 @@ impl Terrain {
         self.fields.base_elevation_m(d, cell_m) + self.layout.stamps_at(d).height_m
     }
 
-    /// The ground of a column: climate, then the river bed's material over it.
+    /// The ground of a column: climate, then the river bed's material over
+    /// it, then a town street's.
     fn column_ground(&self, relief: &Relief, temperature: f32, wet: f32, altitude: f32, slope_deg: f32) -> Ground {
         let r = &self.recipe;
         let mut g = ground(r, temperature, wet, altitude, slope_deg, relief.coast_m);
-        if relief.bed > 0.0 {
-            let bed = r.terrain.rivers.bed_material as u8;
-            let mut mixed = (g.surface, f32::from(g.blend) / 65535.0);
-            mix(&mut mixed, bed, relief.bed);
-            g.surface = mixed.0;
-            g.blend = (mixed.1.clamp(0.0, 1.0) * 65535.0) as u16;
+        for (material, share) in
+            [(r.terrain.rivers.bed_material, relief.bed), (r.settlements.street_material, relief.street)]
+        {
+            if share > 0.0 {
+                let mut mixed = (g.surface, f32::from(g.blend) / 65535.0);
+                mix(&mut mixed, material as u8, share);
+                g.surface = mixed.0;
+                g.blend = (mixed.1.clamp(0.0, 1.0) * 65535.0) as u16;
+            }
         }
         g
     }

@@ -140,6 +140,9 @@ impl Terrain {
                 continue;
             }
             let radius = s.range_f32(caves.mouth_radius_m[0], caves.mouth_radius_m[1]);
+            if self.levelled_near(up, radius + MOUTH_CLEAR_M) {
+                continue;
+            }
             let center = surface - up * (radius * 0.35);
             out.push(Capsule { a: center, b: center, radius });
             // A tunnel leaving the mouth at 35-65 degrees below the horizon, wandering as it goes.
@@ -171,6 +174,21 @@ impl Terrain {
 }
 
 impl Terrain {
+    /// Whether a town levels any ground within `reach_m` of unit direction
+    /// `d` (its centre and eight points on the circle around it): a cave
+    /// mouth there would open a hole in a street or under a building.
+    fn levelled_near(&self, d: Vec3, reach_m: f32) -> bool {
+        let side = d.any_orthonormal_vector();
+        let other = d.cross(side);
+        let angle = reach_m / self.recipe.radius_m;
+        core::iter::once(d)
+            .chain((0..8).map(|k| {
+                let a = k as f32 * core::f32::consts::FRAC_PI_4;
+                (d + (side * libm::cosf(a) + other * libm::sinf(a)) * angle).normalize()
+            }))
+            .any(|q| self.settlements.levelling_at(q).is_some())
+    }
+
     /// The ore grade at planet-local point `p`, worked out on demand (never
     /// stored in voxels): the material of the rarest deposit holding `p` and
     /// its grade, 0 outside every body, a lean halo (0.1 to 0.25) over its
@@ -206,6 +224,9 @@ const TUNNEL_SEGMENTS: usize = 4;
 /// Capsules of each mouth `cave_mouths_near` lists, in order: its sphere, its
 /// tunnel's segments from the mouth inwards, its shaft.
 pub const CAPSULES_PER_MOUTH: usize = TUNNEL_SEGMENTS + 2;
+
+/// Ground kept between a cave mouth's sphere and a town's levelled ground, metres.
+const MOUTH_CLEAR_M: f32 = 2.0;
 
 #[cfg(test)]
 mod tests {

@@ -78,16 +78,10 @@ fn building_levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
 /// The road's levelling at `p`: its profile at the nearest point of its
 /// line, flat to `flat_m` from it and blended out to `reach_m`.
 fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Levelling> {
-    let [first, second, ..] = town.buildings.as_slice() else { return None };
     let route = &town.route;
-    if route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
+    if town.buildings.len() < 2 || route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
         return None;
     }
-    let point = |k: usize| match k {
-        0 => Vec2::from(first.centre),
-        k if k <= route.len() => Vec2::from(route[k - 1]),
-        _ => Vec2::from(second.centre),
-    };
     // The route's points are evenly spaced along the line between its ends:
     // only segments whose span along it comes within the reach can be near.
     let (a, b) = (Vec2::from(route[0]), Vec2::from(route[route.len() - 1]));
@@ -101,10 +95,7 @@ fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Lev
     let ends = [0, route.len()];
     let mut best = (f32::MAX, 0.0f32);
     for k in ends.into_iter().chain(lo + 1..=hi + 1) {
-        let (p0, p1) = (point(k), point(k + 1));
-        let ab = p1 - p0;
-        let t = if ab.length_squared() > 0.0 { ((p - p0).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
-        let d = (p0 + ab * t).distance(p);
+        let (d, t) = nearest_on_segment(p, town.road_point(k), town.road_point(k + 1));
         if d < best.0 {
             let h = town.road_heights_m[k] + (town.road_heights_m[k + 1] - town.road_heights_m[k]) * t;
             best = (d, h);
@@ -113,6 +104,14 @@ fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Lev
     let weight = 1.0 - smoothstep(flat_m, reach_m.max(flat_m + 1e-3), best.0);
     let street = 1.0 - smoothstep(flat_m - 0.5, flat_m + 0.5, best.0);
     (weight > 0.0).then_some(Levelling { weight, base_m: best.1, street })
+}
+
+/// The distance from `p` to the segment from `a` to `b`, and how far along
+/// it (0 at `a`, 1 at `b`) its nearest point is.
+pub(crate) fn nearest_on_segment(p: Vec2, a: Vec2, b: Vec2) -> (f32, f32) {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    ((a + ab * t).distance(p), t)
 }
 
 /// Whether `p` is within `reach` of the footprint's box (a cheap test before the exact one).

@@ -278,7 +278,9 @@ impl Settlements {
     #[must_use]
     pub fn on_route(&self, d: Vec3) -> bool {
         self.town_reaching(d).is_some_and(|(town, p, recipe)| {
-            town.route.windows(2).any(|w| segment_distance(p, w[0].into(), w[1].into()) < recipe.route_delete_m)
+            town.route
+                .windows(2)
+                .any(|w| level::nearest_on_segment(p, w[0].into(), w[1].into()).0 < recipe.route_delete_m)
         })
     }
 
@@ -297,13 +299,6 @@ impl Settlements {
         let p = level::local_point(frame, d)?;
         Some((self.town(i as usize)?, p, &maker.recipe))
     }
-}
-
-/// Distance from `p` to the segment from `a` to `b`.
-fn segment_distance(p: glam::Vec2, a: glam::Vec2, b: glam::Vec2) -> f32 {
-    let ab = b - a;
-    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
-    (a + ab * t).distance(p)
 }
 
 impl TownMaker {

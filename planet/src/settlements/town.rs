@@ -144,8 +144,18 @@ impl Town {
     /// second's centre (the points `road_heights_m` are heights of).
     #[must_use]
     pub fn road(&self) -> Vec<Vec2> {
-        let ends = |k: usize| self.buildings.get(k).map(|b| Vec2::from(b.centre));
-        ends(0).into_iter().chain(self.route.iter().map(|&p| Vec2::from(p))).chain(ends(1)).collect()
+        (0..self.route.len() + 2).map(|k| self.road_point(k)).collect()
+    }
+
+    /// Point `k` of the road's line (0 and `route.len() + 1` are the
+    /// landmarks' centres; a town always has its two landmarks).
+    #[must_use]
+    pub fn road_point(&self, k: usize) -> Vec2 {
+        match k {
+            0 => Vec2::from(self.buildings[0].centre),
+            k if k <= self.route.len() => Vec2::from(self.route[k - 1]),
+            _ => Vec2::from(self.buildings[1].centre),
+        }
     }
 
     /// Lays out the town of `input.site`.

@@ -341,8 +341,8 @@ fn town_routes_stand_on_the_navmesh_from_landmark_to_landmark() {
                                 let found = nav.polygons.iter().any(|poly| stands_on(nav, poly, p, d));
                                 if !found {
                                     let slope = libm::acosf(hit.normal.dot(d).clamp(-1.0, 1.0)).to_degrees();
-                                    let r = (p + (*origin - ground).as_vec3() + ground.as_vec3()).length();
-                                    why = if settings.sea_radius_m.is_some_and(|s| r < s) {
+                                    let r = (*origin + p.as_dvec3()).length();
+                                    why = if settings.sea_radius_m.is_some_and(|s| r < f64::from(s)) {
                                         "under the sea"
                                     } else if slope > settings.max_slope_deg {
                                         "too steep"

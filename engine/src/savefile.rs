@@ -9,6 +9,11 @@
 //! old one or the new one, whole, and the backup the one before. Reading
 //! checks every record (`planet::edit::save`); when the save is damaged, the
 //! error names the record and offers the backup if it reads.
+//!
+//! For the kill test (`tools/tests/saves.rs`), the environment variable
+//! `PLANET_SAVE_HOLD=STEP` holds a writer at one of its steps (see
+//! [`HoldStep`]) until the process is killed, so a kill lands at a known
+//! point of the write rather than wherever a timer happens to fall.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -81,11 +86,17 @@ pub fn write_save(path: &Path, save: &Save) -> Result<(), SaveFileError> {
     parent_of(path).map_err(|e| SaveFileError::Io { action: "create", path: e.path, source: e.source })?;
     let bytes = save.encode();
     let tmp = temporary(path, "tmp");
+    let hold = HoldStep::from_env();
     let result = (|| {
         let mut file = std::fs::File::create(&tmp).map_err(io("write", &tmp))?;
-        file.write_all(&bytes).map_err(io("write", &tmp))?;
+        let (first, rest) = bytes.split_at(bytes.len() / 2);
+        file.write_all(first).map_err(io("write", &tmp))?;
+        file.flush().map_err(io("write", &tmp))?;
+        HoldStep::Partial.hold_if(hold);
+        file.write_all(rest).map_err(io("write", &tmp))?;
         file.sync_all().map_err(io("flush", &tmp))?;
         drop(file);
+        HoldStep::Flushed.hold_if(hold);
         let back = std::fs::read(&tmp).map_err(io("read back", &tmp))?;
         match Save::decode(&back) {
             Ok(read) if read == *save => {}
@@ -97,6 +108,7 @@ pub fn write_save(path: &Path, save: &Save) -> Result<(), SaveFileError> {
             }
             Err(e) => return Err(SaveFileError::Unverified { why: e.to_string(), path: path.to_owned() }),
         }
+        HoldStep::Verified.hold_if(hold);
         if path.is_file() {
             let backup = backup_of(path);
             let staged = temporary(&backup, "tmp");
@@ -105,14 +117,71 @@ pub fn write_save(path: &Path, save: &Save) -> Result<(), SaveFileError> {
                 .or_else(|_| std::fs::copy(path, &staged).map(|_| ()))
                 .map_err(io("back up", path))?;
             std::fs::rename(&staged, &backup).map_err(io("back up", &backup))?;
+            // Where the backup already was the save (a write killed after
+            // this step), the rename leaves both links (POSIX renames
+            // nothing between links of one file): the staged one goes.
+            let _ = std::fs::remove_file(&staged);
         }
+        HoldStep::BackedUp.hold_if(hold);
         std::fs::rename(&tmp, path).map_err(io("write", path))?;
+        HoldStep::Replaced.hold_if(hold);
         sync_folder(path).map_err(io("flush the folder of", path))
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// A step of [`write_save`] at which `PLANET_SAVE_HOLD` can hold the writer
+/// until it is killed: the kill test's way of landing a kill at a known
+/// point of a write, whatever the machine's speed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoldStep {
+    /// Half the bytes are in the temporary file.
+    Partial,
+    /// The temporary file is whole and flushed to disk.
+    Flushed,
+    /// The temporary file was read back and decoded.
+    Verified,
+    /// The old save is now the backup; the save is still the old one.
+    BackedUp,
+    /// The temporary file was renamed over the save; the folder is not yet flushed.
+    Replaced,
+}
+
+impl HoldStep {
+    /// Every step, in the order a write passes them.
+    pub const ALL: [Self; 5] = [Self::Partial, Self::Flushed, Self::Verified, Self::BackedUp, Self::Replaced];
+
+    /// The step's name in `PLANET_SAVE_HOLD`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Partial => "partial",
+            Self::Flushed => "flushed",
+            Self::Verified => "verified",
+            Self::BackedUp => "backed-up",
+            Self::Replaced => "replaced",
+        }
+    }
+
+    /// The step `PLANET_SAVE_HOLD` names, if any (an unknown name holds nowhere).
+    fn from_env() -> Option<Self> {
+        let wanted = std::env::var("PLANET_SAVE_HOLD").ok()?;
+        Self::ALL.into_iter().find(|s| s.name() == wanted)
+    }
+
+    /// Holds the writer here for good when `wanted` is this step, after
+    /// saying so on stderr (the line the kill test waits for).
+    fn hold_if(self, wanted: Option<Self>) {
+        if wanted == Some(self) {
+            eprintln!("save held at {}: waiting to be killed", self.name());
+            loop {
+                std::thread::park();
+            }
+        }
+    }
 }
 
 /// Flushes the folder holding `path`, so the renames in it are on disk.

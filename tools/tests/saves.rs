@@ -1,15 +1,18 @@
 //! Saves through the CLI: `planet edit` adds edits to a save, `planet
 //! capture --save` refuses a damaged or foreign one with a reason, and a
-//! save survives `kill -9`: 200 runs of `planet edit` killed at points spread
-//! over a run (most of them while the save is written) never leave a save
-//! that does not load, and never lose an edit that was written before.
+//! save survives `kill -9`: runs of `planet edit` killed at each step of the
+//! save's write (held there by `PLANET_SAVE_HOLD`) and at points spread over
+//! a run by a timer never leave a save that does not load, and never lose an
+//! edit that was written before.
 
 mod common;
 
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use common::{planet, scratch_dir, text};
+use engine::savefile::HoldStep;
 use planet::edit::save::Save;
 use planet::edit::{Brush, Edit, Operation};
 
@@ -71,11 +74,58 @@ fn edits_are_added_and_bad_saves_refused() {
     assert!(text(&out.stderr).contains("the save is of system"), "{}", text(&out.stderr));
 }
 
+/// What a run left: the save's edits on planet 1, checked against the edits
+/// before the run.
+struct Kept {
+    /// The edits the save held before this run.
+    count: usize,
+    /// Those edits.
+    previous: Vec<Edit>,
+}
+
+impl Kept {
+    /// Loads the save after run `i` (which must load), checks that the
+    /// earlier edits are still there in order and that it holds `count` or
+    /// `count + 1` edits as `grew` allows, and takes it as the new state.
+    /// Returns whether the run's edit is in it.
+    fn check(&mut self, save: &std::path::Path, i: u32, grew: &[bool]) -> bool {
+        let bytes = std::fs::read(save).expect("a save is always there");
+        let loaded =
+            Save::decode(&bytes).unwrap_or_else(|e| panic!("run {i}: the save does not load after a kill: {e}"));
+        let now = loaded.planets[1].len();
+        let added = now == self.count + 1;
+        assert!(
+            (now == self.count || added) && grew.contains(&added),
+            "run {i}: {} edits before, {now} after (allowed to grow: {grew:?})",
+            self.count
+        );
+        // No Debug print: 200,000 edits.
+        assert!(loaded.planets[1][..self.count] == self.previous[..self.count], "run {i}: earlier edits changed");
+        self.count = now;
+        self.previous = loaded.planets[1].clone();
+        added
+    }
+}
+
+/// The temporary files a killed write left in `dir`, removed.
+fn take_temporaries(dir: &std::path::Path) -> usize {
+    let mut found = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.starts_with(".world.save") {
+            found += 1;
+            std::fs::remove_file(dir.join(name)).unwrap();
+        }
+    }
+    found
+}
+
 #[test]
 fn a_save_killed_mid_write_always_loads_and_keeps_what_was_written() {
     let dir = scratch_dir("saves", "kill");
     let save = dir.join("world.save");
-    // A large save, so that writing it takes a while and kills land in it.
+    let backup = dir.join("world.save.bak");
+    // A large save, so that writing it takes a while and timed kills land in it too.
     let mut start = Save::new(planet::PlannedSystem::default_system().signature(), 5);
     let edit =
         Edit { op: Operation::Dig, brush: Brush::Sphere { radius_m: 1.0 }, centre: [0.0, 4000.0, 0.0], material: 0 };
@@ -90,7 +140,7 @@ fn a_save_killed_mid_write_always_loads_and_keeps_what_was_written() {
         command.args(args(i)).stdout(Stdio::null()).stderr(Stdio::null());
         command
     };
-    // The shortest of three clean runs: kills are spread over it.
+    // The shortest of three clean runs, which the timed kills spread over.
     let took = (0..3)
         .map(|_| {
             let clean = Instant::now();
@@ -99,52 +149,65 @@ fn a_save_killed_mid_write_always_loads_and_keeps_what_was_written() {
         })
         .min()
         .unwrap();
-    let mut count = start.planets[1].len() + 3;
-    let mut previous = Save::decode(&std::fs::read(&save).unwrap()).unwrap().planets[1].clone();
-    let (mut finished, mut killed, mut mid_write) = (0, 0, 0);
-    // 200 runs, and up to 200 more until ten kills have landed mid-write
-    // (the write is the last few per cent of a run, whose timing a loaded
-    // machine moves).
-    for i in 1..=400u32 {
-        if i > 200 && mid_write >= 10 {
-            break;
-        }
-        let mut child = run(i).spawn().unwrap();
-        // Spread over a run: many land while the save is read, checked or
-        // written. Odd runs land from 0.85 to 1.2 of the shortest clean run,
-        // around the write at its end (making the planet's layout and
-        // settlements takes most of a run, and a loaded machine stretches it).
-        let at = f64::from(i % 50) / 50.0;
-        std::thread::sleep(took.mul_f64(if i % 2 == 0 { at } else { 0.85 + 0.35 * at }));
-        let _ = child.kill();
-        let status = child.wait().unwrap();
-        let bytes = std::fs::read(&save).expect("a save is always there");
-        let loaded =
-            Save::decode(&bytes).unwrap_or_else(|e| panic!("run {i}: the save does not load after a kill: {e}"));
-        let now = loaded.planets[1].len();
-        if status.success() {
-            finished += 1;
-            assert_eq!(now, count + 1, "run {i} finished but its edit is not in the save");
-        } else {
-            killed += 1;
-            assert!(now == count || now == count + 1, "run {i}: {count} edits before the kill, {now} after");
-        }
-        // A kill while the new save was being written leaves its temporary file.
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-            if name.starts_with(".world.save") {
-                mid_write += 1;
-                std::fs::remove_file(dir.join(name)).unwrap();
+    let previous = Save::decode(&std::fs::read(&save).unwrap()).unwrap().planets[1].clone();
+    assert_eq!(previous.len(), start.planets[1].len() + 3, "the clean runs each add an edit");
+    let mut kept = Kept { count: previous.len(), previous };
+
+    // Kills at each step of the write, held there by PLANET_SAVE_HOLD, so
+    // each lands where it is meant to whatever the machine's load.
+    let mut i = 0;
+    for step in HoldStep::ALL {
+        for _ in 0..3 {
+            i += 1;
+            let mut child = run(i).env("PLANET_SAVE_HOLD", step.name()).stderr(Stdio::piped()).spawn().unwrap();
+            let stderr = BufReader::new(child.stderr.take().unwrap());
+            // Bounded by the child: its stderr ends when it exits.
+            let mut said = Vec::new();
+            for line in stderr.lines() {
+                let line = line.unwrap();
+                if line.starts_with("save held at") {
+                    said.clear();
+                    break;
+                }
+                said.push(line);
+            }
+            assert!(said.is_empty(), "run {i} ended before the write reached {}: {said:?}", step.name());
+            child.kill().unwrap();
+            assert!(!child.wait().unwrap().success());
+            let replaced = step == HoldStep::Replaced;
+            assert!(kept.check(&save, i, &[replaced]) == replaced);
+            assert_eq!(take_temporaries(&dir), usize::from(!replaced), "run {i}: temporaries after {}", step.name());
+            if matches!(step, HoldStep::BackedUp | HoldStep::Replaced) {
+                let old = Save::decode(&std::fs::read(&backup).unwrap()).unwrap();
+                assert_eq!(old.planets[1].len(), kept.count - usize::from(replaced), "run {i}: the backup");
             }
         }
-        // Everything written before is still there, in order (no Debug print: 200,000 edits).
-        assert!(loaded.planets[1][..count] == previous[..count], "run {i}: earlier edits changed");
-        count = now;
-        previous = loaded.planets[1].clone();
     }
-    eprintln!("{killed} runs killed ({mid_write} while writing the save), {finished} finished; {count} edits");
-    assert!(killed >= 100, "only {killed} runs were killed");
-    assert!(mid_write >= 10, "only {mid_write} kills landed while the save was written");
+
+    // Kills by a timer, spread over the shortest clean run: they land while
+    // the save is read, checked or written, and a few finish.
+    let (mut finished, mut killed, mut mid_write) = (0, 0, 0);
+    for _ in 0..60 {
+        i += 1;
+        let mut child = run(i).spawn().unwrap();
+        let at = f64::from(i % 30) / 30.0;
+        std::thread::sleep(took.mul_f64(if i % 2 == 0 { at } else { 0.85 + 0.35 * at }));
+        let _ = child.kill();
+        if child.wait().unwrap().success() {
+            finished += 1;
+            kept.check(&save, i, &[true]);
+        } else {
+            killed += 1;
+            kept.check(&save, i, &[false, true]);
+        }
+        mid_write += take_temporaries(&dir).min(1);
+    }
+    eprintln!(
+        "15 runs held and killed at the write's five steps; {killed} killed by a timer ({mid_write} while \
+         writing), {finished} finished; {} edits",
+        kept.count
+    );
+    // The timer's figures depend on the machine's load: only printed.
 }
 
 #[test]

@@ -50,6 +50,19 @@ pub struct RiverSample {
     pub water_m: Option<f32>,
 }
 
+/// The river segments that may reach one region's columns, found as the
+/// columns meet each index bucket: the bucket's segments whose reach
+/// touches the region's bound, in the bucket's order. The 2D pass reads
+/// these rather than whole buckets (a bucket spans two plan cells, a LOD-0
+/// region a few metres). `Default` filters nothing.
+#[derive(Clone, Debug, Default)]
+pub struct NearSegments {
+    /// The region's bound: centre (planet-local, metres) and radius.
+    bound: Option<(Vec3, f32)>,
+    /// The buckets met so far, with their kept segments.
+    buckets: Vec<(usize, Vec<u32>)>,
+}
+
 /// Every river segment with its index.
 #[derive(Clone, Debug, Default)]
 pub struct Channels {
@@ -110,8 +123,51 @@ impl Channels {
     /// ground `ground_m`, with water shown up to `margin_m` beyond a channel.
     #[must_use]
     pub fn at(&self, d: Vec3, cell: u32, ground_m: f32, margin_m: f32) -> RiverSample {
+        self.at_among(self.index.near(cell), d, ground_m, margin_m)
+    }
+
+    /// `at` for a column of the region `near` was made for: its cell's
+    /// bucket less the segments that reach no point of the region, which
+    /// gives the same sample.
+    #[must_use]
+    pub fn at_near(&self, near: &mut NearSegments, d: Vec3, cell: u32, ground_m: f32, margin_m: f32) -> RiverSample {
+        let Some((centre, radius_m)) = near.bound else {
+            return self.at(d, cell, ground_m, margin_m);
+        };
+        let bucket = SpatialIndex::bucket_of(cell);
+        let k = match near.buckets.iter().position(|(b, _)| *b == bucket) {
+            Some(k) => k,
+            None => {
+                let kept = self
+                    .index
+                    .in_bucket(bucket)
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        let s = &self.segments[i as usize];
+                        // No point within `radius_m` of `centre` is within
+                        // the segment's reach of its midpoint (1 m for rounding).
+                        centre.distance(s.mid) <= libm::sqrtf(s.reach2) + radius_m + 1.0
+                    })
+                    .collect();
+                near.buckets.push((bucket, kept));
+                near.buckets.len() - 1
+            }
+        };
+        self.at_among(&near.buckets[k].1, d, ground_m, margin_m)
+    }
+
+    /// The segments that may reach the points within `radius_m` of unit
+    /// direction `centre` on the base sphere, for `at_near`.
+    #[must_use]
+    pub fn near(&self, centre: Vec3, radius_m: f32) -> NearSegments {
+        NearSegments { bound: Some((centre * self.radius_m, radius_m)), buckets: Vec::new() }
+    }
+
+    /// The carves and water at `d` from segments `near` (ascending), over
+    /// ground `ground_m`.
+    fn at_among(&self, near: &[u32], d: Vec3, ground_m: f32, margin_m: f32) -> RiverSample {
         let mut out = RiverSample { ground_m, valley: 0.0, bed: 0.0, water_m: None };
-        let near = self.index.near(cell);
         if near.is_empty() {
             return out;
         }

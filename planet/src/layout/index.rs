@@ -69,7 +69,20 @@ impl SpatialIndex {
     #[inline]
     #[must_use]
     pub fn near(&self, c: Cell) -> &[u32] {
-        let b = bucket(c);
+        self.in_bucket(bucket(c))
+    }
+
+    /// The bucket holding cell `c`, as `in_bucket` takes it.
+    #[inline]
+    #[must_use]
+    pub fn bucket_of(c: Cell) -> usize {
+        bucket(c)
+    }
+
+    /// The items of bucket `b`, ascending (none for an empty index).
+    #[inline]
+    #[must_use]
+    pub fn in_bucket(&self, b: usize) -> &[u32] {
         if b + 1 >= self.offsets.len() {
             return &[];
         }

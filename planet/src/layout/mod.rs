@@ -21,7 +21,7 @@ mod plots;
 mod rivers;
 mod stamp;
 
-pub use channel::{Channels, MARGIN_M, RiverSample};
+pub use channel::{Channels, MARGIN_M, NearSegments, RiverSample};
 pub use coast::COAST_STEP_M;
 pub use grid::{Cell, PLAN_CELLS, PlanGrid};
 pub use plots::{MIN_REACH_CELLS, Plot};
@@ -400,8 +400,22 @@ impl Layout {
     /// locating `d` on the plan grid once.
     #[must_use]
     pub fn column_at(&self, d: Vec3, ground_m: f32, margin_m: f32) -> ColumnPlan {
+        self.column_near(&mut NearSegments::default(), d, ground_m, margin_m)
+    }
+
+    /// The river segments that may reach points within `radius_m` of unit
+    /// direction `centre` on the base sphere: a region's, for `column_near`.
+    #[must_use]
+    pub fn segments_near(&self, centre: Vec3, radius_m: f32) -> NearSegments {
+        self.channels.near(centre, radius_m)
+    }
+
+    /// `column_at` for a column of the region `near` was made for (the same
+    /// result, reading only the river segments that reach the region).
+    #[must_use]
+    pub fn column_near(&self, near: &mut NearSegments, d: Vec3, ground_m: f32, margin_m: f32) -> ColumnPlan {
         let (cell, corners) = self.grid.locate(d);
-        let mut river = self.channels.at(d, cell, ground_m, margin_m.min(MARGIN_M));
+        let mut river = self.channels.at_near(near, d, cell, ground_m, margin_m.min(MARGIN_M));
         let l = self.lake_over[cell as usize];
         if l != rivers::NONE {
             let level = self.data.lakes[l as usize].level_m;

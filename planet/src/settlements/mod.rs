@@ -284,6 +284,20 @@ impl Settlements {
         })
     }
 
+    /// Whether a town's buildings and skirts may reach a direction within
+    /// `angle` radians of unit direction `centre` (a region's columns): when
+    /// not, `levelling_at` is `None` at every one of them.
+    #[must_use]
+    pub fn may_reach(&self, centre: Vec3, angle: f32) -> bool {
+        let Some(maker) = self.maker.get() else { return false };
+        self.frames.iter().zip(&maker.reach_cos).any(|(frame, &reach_cos)| {
+            // Apart by more than the town's reach and the region's: no column
+            // is reached (1e-4 rad, under a metre, for rounding).
+            let apart = libm::acosf(centre.dot(frame.centre).clamp(-1.0, 1.0));
+            apart <= libm::acosf(reach_cos.clamp(-1.0, 1.0)) + angle + 1e-4
+        })
+    }
+
     /// The town whose cell holds unit direction `d`, if its buildings and
     /// skirts reach `d`, with `d`'s town-local point and the rules.
     fn town_reaching(&self, d: Vec3) -> Option<(&Town, glam::Vec2, &SettlementRecipe)> {

@@ -16,6 +16,7 @@ use super::climate::{Ground, ground, mix, moisture, temperature_c};
 use super::fields::CoarseFields;
 use super::lattice::{Window, near_cube_corner};
 use crate::geometry::{RegionKey, WINDOW};
+use crate::layout::NearSegments;
 
 /// One column of the 2D pass.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -108,13 +109,45 @@ struct Relief {
     street: f32,
 }
 
+/// What of the layout and the towns can reach one region's columns, found
+/// once a region so that each column skips the rest (the same surface).
+struct RegionNear {
+    /// The river segments that may reach the region.
+    segments: NearSegments,
+    /// Whether a town may level one of its columns.
+    towns: bool,
+}
+
+impl RegionNear {
+    /// No filter: for a single direction.
+    fn everything() -> Self {
+        Self { segments: NearSegments::default(), towns: true }
+    }
+}
+
 impl Terrain {
+    /// What may reach the columns at `directions` (unit): their bound's
+    /// centre and the largest angle from it to one of them.
+    fn region_near(&self, directions: impl Iterator<Item = Vec3> + Clone) -> RegionNear {
+        let centre = directions.clone().fold(Vec3::ZERO, |sum, d| sum + d).normalize_or_zero();
+        if centre == Vec3::ZERO {
+            return RegionNear::everything();
+        }
+        let widest = directions.map(|d| centre.dot(d)).fold(1.0f32, f32::min);
+        let angle = libm::acosf(widest.clamp(-1.0, 1.0));
+        RegionNear {
+            // The chord of the angle, on the base sphere.
+            segments: self.layout.segments_near(centre, 2.0 * libm::sinf(angle * 0.5) * self.grid.radius_m),
+            towns: self.settlements.may_reach(centre, angle),
+        }
+    }
+
     /// The 2D surface at `d` from its smooth fields, in the ladder's order
     /// (ARCHITECTURE.md, "Precedence"): the base height and the stamps (in
     /// `coarse.elevation_m`), hills, detail and the ridges on the stamps,
     /// then the rivers' valley and channel carves. `margin_m`: how far
     /// beyond a channel its water is kept (the water mesh's quad size).
-    fn relief(&self, d: Vec3, coarse: CoarseFields, cell_m: f32, margin_m: f32) -> Relief {
+    fn relief(&self, near: &mut RegionNear, d: Vec3, coarse: CoarseFields, cell_m: f32, margin_m: f32) -> Relief {
         let t = &self.recipe.terrain;
         let ridges = if coarse.mountain > 0.0 {
             self.fields.ridges(d, cell_m) * coarse.mountain * t.mountains.height_m
@@ -122,12 +155,13 @@ impl Terrain {
             0.0
         };
         let uncarved = coarse.hills_m + self.fields.detail_m(d, cell_m) + ridges;
-        let plan = self.layout.column_at(d, coarse.elevation_m + uncarved, margin_m);
+        let plan = self.layout.column_near(&mut near.segments, d, coarse.elevation_m + uncarved, margin_m);
         // The carves never reach the bottom of the voxel shell.
         let floor = -(self.grid.shell_below_m - 4.0 - t.overhangs.amplitude_m).max(0.0);
         let carved = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
         // The structure term: a building's footprint levelled to its base.
-        let (height_m, structure, street) = match self.settlements.levelling_at(d) {
+        let levelling = if near.towns { self.settlements.levelling_at(d) } else { None };
+        let (height_m, structure, street) = match levelling {
             Some(l) => (carved + (l.base_m - coarse.elevation_m - carved) * l.weight, l.weight, l.street),
             None => (carved, 0.0, 0.0),
         };
@@ -182,6 +216,12 @@ impl Terrain {
     /// The 2D pass for `key` (which must be a checked key of this planet).
     #[must_use]
     pub fn columns(&self, key: RegionKey) -> ColumnField {
+        self.columns_reading(key, true)
+    }
+
+    /// The 2D pass, its columns reading only the river segments and towns
+    /// that reach the region (`near`) or everything (the same field: tested).
+    fn columns_reading(&self, key: RegionKey, near: bool) -> ColumnField {
         let lod = key.lod;
         let cell_m = self.grid.cell_m(lod);
         let node_cell_m = self.node_cell_m(lod);
@@ -191,11 +231,14 @@ impl Terrain {
         let nodes: Vec<[f32; CoarseFields::COUNT]> =
             window.node_directions.iter().map(|&d| self.coarse(d, node_cell_m).to_array()).collect();
         let margin_m = 2.0 * cell_m;
+        let mut near =
+            if near { self.region_near(window.sites.iter().map(|s| s.direction)) } else { RegionNear::everything() };
         let reliefs: Vec<Relief> = window
             .sites
             .iter()
             .map(|s| {
-                self.relief(s.direction, CoarseFields::from_array(Window::interpolate(s, &nodes)), cell_m, margin_m)
+                let coarse = CoarseFields::from_array(Window::interpolate(s, &nodes));
+                self.relief(&mut near, s.direction, coarse, cell_m, margin_m)
             })
             .collect();
         let wide = window.side;
@@ -256,7 +299,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_height_at(&self, d: Vec3) -> f32 {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 0.0);
+        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
         relief.coarse.elevation_m + relief.height_m
     }
 
@@ -265,7 +308,7 @@ impl Terrain {
     /// scatter habitat samples this on its own world-fixed lattice.
     #[must_use]
     pub fn surface_with(&self, d: Vec3, cell_m: f32) -> (f32, CoarseFields) {
-        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 0.0);
+        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
         (relief.coarse.elevation_m + relief.height_m, relief.coarse)
     }
 
@@ -274,7 +317,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_at(&self, d: Vec3) -> SurfaceSample {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(d, self.coarse(d, cell_m), cell_m, 2.0);
+        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 2.0);
         let r = &self.recipe;
         let surface = relief.coarse.elevation_m + relief.height_m;
         let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
@@ -312,4 +355,48 @@ pub struct SurfaceSample {
     pub water_m: f32,
     /// Biome and materials (slope not considered).
     pub ground: Ground,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PlannedSystem;
+    use crate::terrain::lat_lon_direction;
+
+    /// Reading only what reaches a region changes no column: over regions on
+    /// rivers, in towns and at random directions of the five default
+    /// planets, LODs 0 to 4, face edges among them.
+    #[test]
+    fn columns_reading_what_reaches_the_region_are_the_same() {
+        let mut checked = 0;
+        let mut with_rivers = 0;
+        let mut in_towns = 0;
+        for plan in PlannedSystem::default_system().planets {
+            let t = Terrain::new(&plan);
+            let mut directions: Vec<Vec3> =
+                t.layout.data.rivers.iter().flat_map(|r| r.points.iter().step_by(7).map(|p| p.direction)).collect();
+            directions.truncate(60);
+            let towns = t.settlements.data.sites.len().min(12);
+            directions.extend((0..towns).map(|i| t.settlements.frame(i).centre));
+            let mut h = u64::from(plan.index) * 7919 + 1;
+            let mut next = || {
+                h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (h >> 40) as f32 / (1u64 << 24) as f32
+            };
+            directions.extend((0..16).map(|_| lat_lon_direction(next() * 180.0 - 90.0, next() * 360.0 - 180.0)));
+            // Beside a face edge and a cube corner.
+            directions.push(Vec3::new(1.0, 1.0, 0.2).normalize());
+            directions.push(Vec3::new(1.0, 1.0, 1.0).normalize());
+            for (n, d) in directions.iter().enumerate() {
+                let key = t.surface_key(*d, (n % 5) as u8);
+                let fast = t.columns_reading(key, true);
+                assert!(fast == t.columns_reading(key, false), "planet {} region {key:?}", plan.index);
+                checked += 1;
+                with_rivers += usize::from(fast.columns.iter().any(|c| c.river > 0.0));
+                in_towns += usize::from(fast.columns.iter().any(|c| c.structure > 0.0));
+            }
+        }
+        eprintln!("{checked} regions the same, {with_rivers} with a river's valley, {in_towns} levelled by a town");
+        assert!(checked >= 300 && with_rivers >= 100 && in_towns >= 20, "{checked} {with_rivers} {in_towns}");
+    }
 }

@@ -25,40 +25,56 @@ pub fn mask(recipe: &PlanetRecipe, tectonic: &[f32]) -> Vec<bool> {
     tectonic.iter().map(|&v| v > t).collect()
 }
 
-/// Zhang-Suen's eight neighbours P2..P9, clockwise from "north" (+y).
-const RING: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+/// Zhang-Suen's eight neighbours P2..P9, clockwise from "north" (+y): (0, 1),
+/// (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), as indices
+/// into the grid's `OFFSETS`.
+const RING: [usize; 8] = [2, 4, 0, 6, 3, 7, 1, 5];
 
 /// The mask thinned to a one-cell centreline: the cells left, ascending.
+///
+/// Only a cell with a neighbour off can be thinned away (Zhang-Suen wants
+/// two to six of the eight on), so each sub-iteration tests the mask's
+/// edge, which grows by the neighbours of the cells it removes, rather than
+/// every cell left: the same cells go, in the same sub-iterations.
 #[must_use]
 pub fn skeleton(grid: &PlanGrid, mask: &[bool]) -> Vec<Cell> {
     let mut on = mask.to_vec();
-    let mut live: Vec<Cell> = (0..mask.len() as Cell).filter(|&c| mask[c as usize]).collect();
+    let cells = 0..mask.len() as Cell;
+    let mut in_edge: Vec<bool> = cells
+        .clone()
+        .map(|c| on[c as usize] && grid.neighbour_ring(c).iter().any(|n| !n.is_some_and(|n| on[n as usize])))
+        .collect();
+    let mut edge: Vec<Cell> = cells.clone().filter(|&c| in_edge[c as usize]).collect();
     let mut remove = Vec::new();
     loop {
         let mut changed = false;
         for pass in 0..2 {
             remove.clear();
-            for &c in &live {
-                if deletable(grid, &on, c, pass) {
-                    remove.push(c);
-                }
-            }
+            remove.extend(edge.iter().copied().filter(|&c| deletable(grid, &on, c, pass)));
             for &c in &remove {
                 on[c as usize] = false;
             }
+            for &c in &remove {
+                for n in grid.neighbours(c) {
+                    if on[n as usize] && !in_edge[n as usize] {
+                        in_edge[n as usize] = true;
+                        edge.push(n);
+                    }
+                }
+            }
             changed |= !remove.is_empty();
-            live.retain(|&c| on[c as usize]);
+            edge.retain(|&c| on[c as usize]);
         }
         if !changed {
-            return live;
+            return cells.filter(|&c| on[c as usize]).collect();
         }
     }
 }
 
 /// Zhang-Suen's test for cell `c` in sub-iteration `pass` (0 or 1).
 fn deletable(grid: &PlanGrid, on: &[bool], c: Cell, pass: usize) -> bool {
-    let (face, x, y) = PlanGrid::coords(c);
-    let p: [bool; 8] = RING.map(|(dx, dy)| grid.cell_at(face, x + dx, y + dy).is_some_and(|n| on[n as usize]));
+    let around = grid.neighbour_ring(c);
+    let p: [bool; 8] = RING.map(|i| around[i].is_some_and(|n| on[n as usize]));
     let neighbours = p.iter().filter(|&&b| b).count();
     if !(2..=6).contains(&neighbours) {
         return false;
@@ -133,4 +149,16 @@ fn along_skeleton(grid: &PlanGrid, walker: &mut Walker, on: &[bool], c: Cell, ce
     let e1 = centre.any_orthonormal_vector();
     let e2 = centre.cross(e1);
     (e1 * libm::cosf(fallback) + e2 * libm::sinf(fallback)).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::grid::OFFSETS;
+
+    #[test]
+    fn the_ring_runs_clockwise_from_north() {
+        let clockwise = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+        assert_eq!(RING.map(|i| OFFSETS[i]), clockwise);
+    }
 }

@@ -129,6 +129,14 @@ impl PlanGrid {
         self.cell_at(face, x + o.0, y + o.1)
     }
 
+    /// The eight neighbours of `c` in `OFFSETS` order, `None` beyond a cube
+    /// corner (each `neighbour(c, OFFSETS[i])`, worked out once).
+    #[inline]
+    #[must_use]
+    pub fn neighbour_ring(&self, c: Cell) -> [Option<Cell>; 8] {
+        self.neighbours[c as usize].map(|n| (n != NO_CELL).then_some(n))
+    }
+
     /// The eight neighbours of `c` in `OFFSETS` order, those beyond a cube corner left out.
     #[inline]
     pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {

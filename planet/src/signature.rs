@@ -52,12 +52,44 @@ impl Signature {
     /// A signature of raw bytes (voxel grids, meshes) under `domain`.
     #[must_use]
     pub fn of_bytes(domain: &str, data: &[u8]) -> Self {
-        let mut bytes = Vec::with_capacity(domain.len() + 5 + data.len());
-        bytes.extend_from_slice(&GENERATOR_VERSION.to_le_bytes());
-        bytes.extend_from_slice(domain.as_bytes());
-        bytes.push(0);
-        bytes.extend_from_slice(data);
-        Self(xxhash_rust::xxh3::xxh3_128(&bytes))
+        let mut hasher = SignatureHasher::new(domain);
+        hasher.update(data);
+        hasher.finish()
+    }
+}
+
+/// A signature of raw bytes fed a piece at a time, equal to `of_bytes` over
+/// the pieces joined (so a large value is hashed without copying it whole
+/// into one buffer first).
+#[derive(Clone)]
+pub struct SignatureHasher(xxhash_rust::xxh3::Xxh3);
+
+impl SignatureHasher {
+    /// A hasher for `domain`.
+    #[must_use]
+    pub fn new(domain: &str) -> Self {
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(&GENERATOR_VERSION.to_le_bytes());
+        h.update(domain.as_bytes());
+        h.update(&[0]);
+        Self(h)
+    }
+
+    /// Adds the next bytes.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// The signature of everything added.
+    #[must_use]
+    pub fn finish(&self) -> Signature {
+        Signature(self.0.digest128())
+    }
+}
+
+impl fmt::Debug for SignatureHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SignatureHasher")
     }
 }
 
@@ -112,5 +144,27 @@ mod tests {
         assert!("xyz".parse::<Signature>().is_err());
         let json = serde_json::to_string(&a).unwrap();
         assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), a);
+    }
+
+    /// The hasher fed in pieces gives the one-shot hash of the pieces
+    /// joined, however they are cut (lengths about xxh3's internal blocks).
+    #[test]
+    fn pieces_hash_as_the_whole() {
+        let data: Vec<u8> = (0..70_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let whole = Signature::of_bytes("pieces", &data);
+        let mut state = 12345u32;
+        for _ in 0..50 {
+            let mut hasher = SignatureHasher::new("pieces");
+            let mut at = 0;
+            while at < data.len() {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                let len = [0, 1, 63, 64, 65, 240, 1024, 3072, 5000][(state >> 28) as usize % 9];
+                let end = (at + len).min(data.len());
+                hasher.update(&data[at..end]);
+                at = end;
+            }
+            assert_eq!(hasher.finish(), whole);
+        }
+        assert_ne!(SignatureHasher::new("other").finish(), SignatureHasher::new("pieces").finish());
     }
 }

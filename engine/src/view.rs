@@ -76,11 +76,19 @@ pub enum Spot {
     /// In the town with the most buildings, at the start of its route by
     /// one landmark, looking along the route towards the other.
     Town,
+    /// 2 m over the dry land nearest the spot opposite the sun (midnight),
+    /// looking east along the ground: the night side as a landing sees it.
+    Night,
 }
 
 impl Spot {
-    const NAMES: [(&'static str, Spot); 4] =
-        [("river", Spot::River), ("peak", Spot::Peak), ("plot", Spot::Plot), ("town", Spot::Town)];
+    const NAMES: [(&'static str, Spot); 5] = [
+        ("river", Spot::River),
+        ("peak", Spot::Peak),
+        ("plot", Spot::Plot),
+        ("town", Spot::Town),
+        ("night", Spot::Night),
+    ];
 }
 
 impl Default for ViewSpec {
@@ -117,7 +125,7 @@ pub enum ViewError {
     },
     /// A key views do not have.
     #[error(
-        "unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot, town)"
+        "unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot, town, night)"
     )]
     UnknownKey(String),
     /// A spot given with coordinates it replaces.
@@ -325,6 +333,11 @@ impl ViewSpec {
                 ((plot.centre - side).normalize(), plot.centre, 2.0)
             }
             Spot::Town => town_spot(&p.terrain.settlements, lit).ok_or(none)?,
+            Spot::Night => {
+                let stand = dry_land_near(p, -noon.as_dvec3());
+                let east = DVec3::Y.cross(stand).normalize_or(DVec3::X);
+                (stand.as_vec3(), (stand + east * 0.01).normalize().as_vec3(), 2.0)
+            }
         };
         let (lat, lon) = lat_lon_of(stand.as_dvec3());
         let up = stand.as_dvec3();
@@ -367,7 +380,13 @@ pub fn lat_lon_of(d: DVec3) -> (f64, f64) {
 #[must_use]
 pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
     let p = &world.planets[planet as usize];
-    let noon = (-p.position).normalize_or(DVec3::Y);
+    lat_lon_of(dry_land_near(p, (-p.position).normalize_or(DVec3::Y)))
+}
+
+/// The unit direction of the dry land on `p` nearest unit direction `noon`
+/// within 70 degrees of it, searched on a spiral (`noon` itself when there
+/// is none).
+fn dry_land_near(p: &crate::world::WorldPlanet, noon: DVec3) -> DVec3 {
     let sea = p.terrain.recipe.sea;
     let dry = |d: DVec3| {
         let height = f64::from(p.terrain.surface_height_at(d.as_vec3()));
@@ -385,10 +404,10 @@ pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
         let tangent = east * libm::cos(around) + north * libm::sin(around);
         let d = (noon * libm::cos(angle) + tangent * libm::sin(angle)).normalize();
         if dry(d) {
-            return lat_lon_of(d);
+            return d;
         }
     }
-    lat_lon_of(noon)
+    noon
 }
 
 /// The steepest a cave's tunnel may start down for `sunlit_cave_mouth` to
@@ -521,6 +540,29 @@ mod tests {
         let want = libm::atan2((ahead - up).dot(east), (ahead - up).dot(north)).to_degrees();
         let turn = (at.heading - want + 540.0).rem_euclid(360.0) - 180.0;
         assert!(turn.abs() < 1.0, "heading {} against {want}", at.heading);
+    }
+
+    /// `night` stands on dry land on the night side of every default
+    /// planet with land, near the spot opposite the sun.
+    #[test]
+    fn the_night_spot_is_dry_land_at_midnight() {
+        let world = World::new(
+            std::sync::Arc::new(planet::PlannedSystem::default_system()),
+            crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
+        );
+        for (i, p) in world.planets.iter().enumerate() {
+            let view: ViewSpec = format!("planet={i},night").parse().unwrap();
+            let at = view.resolve(&world).unwrap();
+            println!("planet {i} night: lat={:.5},lon={:.5},heading={:.1}", at.lat, at.lon, at.heading);
+            assert!(at.spot.is_none() && at.alt == 2.0 && at.heading.is_finite(), "{at:?}");
+            let d = planet::terrain::lat_lon_direction(at.lat as f32, at.lon as f32);
+            let midnight = d.as_dvec3().dot(p.position.normalize());
+            assert!(midnight > 0.3, "planet {i}: not on the night side ({midnight})");
+            let sea = p.terrain.recipe.sea;
+            if p.terrain.layout.data.plots.len() > 10 {
+                assert!(!sea.enabled || p.terrain.surface_height_at(d) > sea.level_m, "planet {i}: under the sea");
+            }
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod batch;
 mod buildings;
 mod capture;
 mod error;
+mod exposure;
 mod glide;
 mod gpu;
 mod meshes;

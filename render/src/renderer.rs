@@ -972,6 +972,13 @@ impl Renderer {
         // above 16 m, blended continuously between the two nearest levels.
         let altitude = world.altitude(eye).max(1.0);
         let level = libm::log2(altitude / 16.0).clamp(0.0, 10.0);
+        let (near, distance) = world.nearest(eye);
+        let exposure = crate::exposure::exposure(
+            (eye - near.position) / distance.max(1.0),
+            (-near.position).normalize_or(DVec3::Y),
+            altitude,
+            f64::from(near.terrain.recipe.atmosphere.height_m),
+        );
         let to_sun = to_sun.as_vec3();
         FrameGpu {
             view_proj: view_proj.to_cols_array_2d(),
@@ -982,7 +989,7 @@ impl Renderer {
                 libm::floor(level) as f32,
                 (level - libm::floor(level)) as f32,
                 f32::from(u8::from(options.sky)),
-                1.0,
+                exposure,
             ],
             viewport: [size.0 as f32, size.1 as f32, NEAR_M, world.planets.len().min(MAX_PLANETS) as f32],
             planets,

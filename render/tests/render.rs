@@ -6,6 +6,7 @@
 //!   clear colour: every ray that must hit the ground hits a triangle.
 //! - The same view, streamed and drawn twice from scratch, is byte-identical.
 //! - A capture's figures count the meshes it uploaded.
+//! - A night landing shows the ground and the horizon.
 //! - A forest drawn with one indirect multi-draw for its objects is
 //!   byte-identical to it drawn with one instanced draw per batch.
 
@@ -95,6 +96,38 @@ fn a_planet_from_orbit_fills_its_disc() {
     assert_eq!(outside_high, 0, "{outside_high} pixels outside the planet's disc are drawn");
     let (cx, cy) = (cx / f64::from(drawn), cy / f64::from(drawn));
     assert!((cx - 160.0).abs() < 3.0 && (cy - 90.0).abs() < 3.0, "disc centred at ({cx:.1}, {cy:.1})");
+}
+
+/// The night side reads: standing at midnight (`planet=1,night`), the
+/// ground under the horizon is lit by starlight and the night exposure well
+/// above black (a mean luma of 65 of 255; 13 without the night light and exposure), and brighter
+/// than the sky over it, so the horizon shows.
+#[test]
+fn a_night_landing_shows_the_ground_and_the_horizon() {
+    let mut capture = capture();
+    let (image, camera) = shoot(&mut capture, "planet=1,night", true);
+    let planet = &capture.world.planets[1];
+    let low = f64::from(planet.proxy.radius_range_m[0]) - 30.0;
+    let up = (camera.pose.position - planet.position).normalize();
+    let luma =
+        |p: &image::Rgba<u8>| 0.2126 * f64::from(p.0[0]) + 0.7152 * f64::from(p.0[1]) + 0.0722 * f64::from(p.0[2]);
+    let (mut ground, mut ground_n, mut sky, mut sky_n) = (0.0, 0u32, 0.0, 0u32);
+    for (x, y, p) in image.enumerate_pixels() {
+        let d = ray(&camera, x, y);
+        if hits(camera.pose.position, d, planet.position, low) {
+            ground += luma(p);
+            ground_n += 1;
+        } else if d.dot(up) > 0.1 {
+            // Well above the horizon (and any hill on it).
+            sky += luma(p);
+            sky_n += 1;
+        }
+    }
+    assert!(ground_n > 10_000 && sky_n > 5_000, "{ground_n} ground and {sky_n} sky pixels");
+    let (ground, sky) = (ground / f64::from(ground_n), sky / f64::from(sky_n));
+    eprintln!("night: ground {ground:.1}, sky {sky:.1} of 255 (mean luma)");
+    assert!(ground > 30.0, "the night ground is too dark to read: mean luma {ground:.1} of 255");
+    assert!(ground > sky * 2.0, "no horizon: ground {ground:.1} against sky {sky:.1}");
 }
 
 #[test]

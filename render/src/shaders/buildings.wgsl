@@ -99,7 +99,7 @@ fn fs_buildings(in: BuildingOut) -> @location(0) vec4<f32> {
     let up = in.up;
     let along = cross(up, in.across);
     let sun = planet.sun.xyz;
-    let daylight = smoothstep(-0.25, 0.3, dot(up, sun));
+    let daylight = daylight_at(up, sun);
     let night = 1.0 - smoothstep(-0.1, 0.12, dot(up, sun));
     var albedo = in.albedo;
     var emit = vec3<f32>(0.0);
@@ -121,14 +121,16 @@ fn fs_buildings(in: BuildingOut) -> @location(0) vec4<f32> {
             albedo = vec3<f32>(0.04, 0.05, 0.07);
             let cell = vec2<f32>(floor(storey), floor(column) + in.misc.w * 97.0);
             if hash2(cell) < 0.55 {
-                emit = vec3<f32>(1.0, 0.66, 0.32) * 1.6 * night;
+                // A light of its own: the night exposure does not lift
+                // it, so it keeps its warm colour.
+                emit = vec3<f32>(1.0, 0.66, 0.32) * 1.6 * night / frame.detail.w;
             }
             emit += planet.atmosphere.rgb * 0.05 * daylight;
         }
     }
     let face = n;
     let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
-    let sky = planet.atmosphere.rgb * (0.08 + 0.3 * planet.atmosphere.a) * daylight + vec3<f32>(0.015);
+    let sky = sky_light(planet, daylight);
     let ambient = sky * (0.6 + 0.4 * dot(face, up));
     var c = albedo * (frame.sun_color.rgb * direct + ambient) + emit;
     let distance = length(in.relative);

@@ -114,6 +114,23 @@ fn all_atmospheres(dir: vec3<f32>, t_max: f32) -> Scatter {
     return out;
 }
 
+// Light from the sky on ground whose up is `up`, for a daylight share
+// `daylight`: the atmosphere's by day; by night starlight and airglow, a
+// faint blue that the exposure (`frame.detail.w`, raised on the night side)
+// lifts until the ground and the horizon read. The dim constant keeps
+// shadowed ground from going black by day.
+const NIGHT_LIGHT: vec3<f32> = vec3<f32>(0.020, 0.027, 0.052);
+fn sky_light(p: PlanetGpu, daylight: f32) -> vec3<f32> {
+    return p.atmosphere.rgb * (0.08 + 0.3 * p.atmosphere.a) * daylight + vec3<f32>(0.015)
+        + NIGHT_LIGHT * (1.0 - daylight);
+}
+
+// Sunlight's share at ground whose up is `up`: 1 by day, 0 at night, a
+// smooth dusk between (the sun a little below the horizon still lights the sky).
+fn daylight_at(up: vec3<f32>, sun: vec3<f32>) -> f32 {
+    return smoothstep(-0.25, 0.3, dot(up, sun));
+}
+
 fn tonemap(c: vec3<f32>) -> vec3<f32> {
     return vec3<f32>(1.0) - exp(-c * frame.detail.w);
 }

@@ -102,8 +102,8 @@ fn fs_objects(in: VsOut) -> @location(0) vec4<f32> {
     // Both sides lit alike: blades and thin crowns are seen from behind.
     let face = n * sign(dot(n, -in.relative) + 1e-6);
     let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
-    let daylight = smoothstep(-0.25, 0.3, dot(up, sun));
-    let sky = planet.atmosphere.rgb * (0.08 + 0.3 * planet.atmosphere.a) * daylight + vec3<f32>(0.015);
+    let daylight = daylight_at(up, sun);
+    let sky = sky_light(planet, daylight);
     let ambient = sky * (0.6 + 0.4 * dot(face, up));
     var c = in.albedo * (frame.sun_color.rgb * direct + ambient);
     let distance = length(in.relative);

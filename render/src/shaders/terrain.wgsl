@@ -135,8 +135,8 @@ fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
     let face = geometric * sign(dot(geometric, in.face_normal) + 1e-6);
     let sun = planet.sun.xyz;
     let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
-    let daylight = smoothstep(-0.25, 0.3, dot(up, sun));
-    let sky = planet.atmosphere.rgb * (0.08 + 0.3 * planet.atmosphere.a) * daylight + vec3<f32>(0.015);
+    let daylight = daylight_at(up, sun);
+    let sky = sky_light(planet, daylight);
     let ambient = sky * (0.55 + 0.45 * dot(face, up));
     var c = albedo * (frame.sun_color.rgb * direct + ambient) + albedo * emission;
 

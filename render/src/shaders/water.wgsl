@@ -46,14 +46,14 @@ fn fs_water(in: WaterOut) -> @location(0) vec4<f32> {
     }
     let up = normalize(in.relative - planet.centre.xyz);
     let sun = planet.sun.xyz;
-    let daylight = smoothstep(-0.25, 0.3, dot(up, sun));
+    let daylight = daylight_at(up, sun);
     let sea = draw.info.yzw;
     let deep = sea * 0.25 * (0.1 + 0.9 * daylight);
     let shallow = sea * (0.2 + 0.8 * daylight) * frame.sun_color.rgb * max(dot(up, sun), 0.1);
     let body = mix(shallow, deep, 1.0 - exp(-thickness / 12.0));
     let cos_view = max(dot(-dir, up), 0.0);
     let fresnel = 0.02 + 0.98 * pow(1.0 - cos_view, 5.0);
-    let sky = planet.atmosphere.rgb * (0.2 + 0.6 * planet.atmosphere.a) * daylight;
+    let sky = planet.atmosphere.rgb * (0.2 + 0.6 * planet.atmosphere.a) * daylight + NIGHT_LIGHT * 1.5 * (1.0 - daylight);
     let reflected = reflect(dir, up);
     let glint = pow(max(dot(reflected, sun), 0.0), 300.0) * 8.0 * frame.sun_color.rgb;
     var c = mix(body, sky, fresnel) + glint;

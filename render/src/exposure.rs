@@ -1,0 +1,57 @@
+//! The exposure a frame is tone-mapped with: 1 by day and in space, raised
+//! on a planet's night side so that the starlight and airglow the shaders
+//! add (`NIGHT_LIGHT` in `common.wgsl`) read as a dim blue landscape rather
+//! than black. It follows the eye's own daylight, with the shaders' dusk
+//! curve, so it adapts smoothly as a flight crosses the terminator, and it
+//! fades back to 1 above the atmosphere, where a planet is seen whole and
+//! its sunlit side sets the level.
+
+use glam::DVec3;
+
+/// The exposure at night on the ground: the shaders' night light times this
+/// is about a fifth of a sunlit ground's brightness.
+pub const NIGHT_EXPOSURE: f32 = 5.0;
+
+/// The exposure for an eye at unit direction `up` from a planet's centre,
+/// `altitude_m` over its ground, whose atmosphere is `atmosphere_m` thick,
+/// with the sun towards unit `to_sun`.
+#[must_use]
+pub fn exposure(up: DVec3, to_sun: DVec3, altitude_m: f64, atmosphere_m: f64) -> f32 {
+    let daylight = smoothstep(-0.25, 0.3, up.dot(to_sun));
+    let top = atmosphere_m.max(1.0);
+    let inside = 1.0 - smoothstep(top, top * 6.0, altitude_m);
+    (1.0 + (f64::from(NIGHT_EXPOSURE) - 1.0) * (1.0 - daylight) * inside) as f32
+}
+
+/// WGSL's smoothstep.
+fn smoothstep(e0: f64, e1: f64, x: f64) -> f64 {
+    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
+    t * t * (3.0 - 2.0 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn day_and_space_keep_one_and_the_night_ground_is_lifted() {
+        let sun = DVec3::X;
+        let atmosphere = 60_000.0;
+        // Noon, dusk, midnight, on the ground.
+        assert!((exposure(DVec3::X, sun, 2.0, atmosphere) - 1.0).abs() < 1e-6);
+        assert!((exposure(-DVec3::X, sun, 2.0, atmosphere) - NIGHT_EXPOSURE).abs() < 1e-6);
+        let dusk = exposure(DVec3::new(0.0, 1.0, 0.0), sun, 2.0, atmosphere);
+        assert!(dusk > 1.0 && dusk < NIGHT_EXPOSURE, "{dusk}");
+        // Over the night side: lifted inside the atmosphere, 1 far out in space.
+        assert!(exposure(-DVec3::X, sun, atmosphere * 0.5, atmosphere) > NIGHT_EXPOSURE - 1e-3);
+        assert!((exposure(-DVec3::X, sun, atmosphere * 10.0, atmosphere) - 1.0).abs() < 1e-6);
+        // Monotonic as the eye walks from noon to midnight.
+        let mut last = 0.0;
+        for i in 0..=180 {
+            let a = f64::from(i).to_radians();
+            let e = exposure(DVec3::new(a.cos(), a.sin(), 0.0), sun, 2.0, atmosphere);
+            assert!(e >= last, "at {i} deg: {e} after {last}");
+            last = e;
+        }
+    }
+}

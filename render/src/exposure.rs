@@ -1,8 +1,9 @@
 //! The exposure a frame is tone-mapped with: 1 by day and in space, raised
 //! on a planet's night side so that the starlight and airglow the shaders
 //! add (`NIGHT_LIGHT` in `common.wgsl`) read as a dim blue landscape rather
-//! than black. It follows the eye's own daylight, with the shaders' dusk
-//! curve, so it adapts smoothly as a flight crosses the terminator, and it
+//! than black. It follows the sun's height over the eye's ground, from
+//! sunset to deep dusk, so it adapts smoothly as a flight crosses the
+//! terminator while sunlit ground keeps the day's exposure, and it
 //! fades back to 1 above the atmosphere, where a planet is seen whole and
 //! its sunlit side sets the level.
 
@@ -17,7 +18,9 @@ pub const NIGHT_EXPOSURE: f32 = 5.0;
 /// with the sun towards unit `to_sun`.
 #[must_use]
 pub fn exposure(up: DVec3, to_sun: DVec3, altitude_m: f64, atmosphere_m: f64) -> f32 {
-    let daylight = smoothstep(-0.25, 0.3, up.dot(to_sun));
+    // Adapting begins at sunset (the sunlit ground of a low sun keeps 1)
+    // and is whole with the sun 17 degrees down.
+    let daylight = smoothstep(-0.3, 0.0, up.dot(to_sun));
     let top = atmosphere_m.max(1.0);
     let inside = 1.0 - smoothstep(top, top * 6.0, altitude_m);
     (1.0 + (f64::from(NIGHT_EXPOSURE) - 1.0) * (1.0 - daylight) * inside) as f32
@@ -40,8 +43,12 @@ mod tests {
         // Noon, dusk, midnight, on the ground.
         assert!((exposure(DVec3::X, sun, 2.0, atmosphere) - 1.0).abs() < 1e-6);
         assert!((exposure(-DVec3::X, sun, 2.0, atmosphere) - NIGHT_EXPOSURE).abs() < 1e-6);
-        let dusk = exposure(DVec3::new(0.0, 1.0, 0.0), sun, 2.0, atmosphere);
+        // The sun 10 degrees down: adapting; 5 degrees up: still the day's.
+        let below = 100f64.to_radians();
+        let dusk = exposure(DVec3::new(below.cos(), below.sin(), 0.0), sun, 2.0, atmosphere);
         assert!(dusk > 1.0 && dusk < NIGHT_EXPOSURE, "{dusk}");
+        let low_sun = 85f64.to_radians();
+        assert!((exposure(DVec3::new(low_sun.cos(), low_sun.sin(), 0.0), sun, 2.0, atmosphere) - 1.0).abs() < 1e-6);
         // Over the night side: lifted inside the atmosphere, 1 far out in space.
         assert!(exposure(-DVec3::X, sun, atmosphere * 0.5, atmosphere) > NIGHT_EXPOSURE - 1e-3);
         assert!((exposure(-DVec3::X, sun, atmosphere * 10.0, atmosphere) - 1.0).abs() < 1e-6);

@@ -383,31 +383,31 @@ pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
     lat_lon_of(dry_land_near(p, (-p.position).normalize_or(DVec3::Y)))
 }
 
-/// The unit direction of the dry land on `p` nearest unit direction `noon`
-/// within 70 degrees of it, searched on a spiral (`noon` itself when there
-/// is none).
-fn dry_land_near(p: &crate::world::WorldPlanet, noon: DVec3) -> DVec3 {
+/// The unit direction of the dry land on `p` nearest unit direction `centre`
+/// (noon for `sunlit_land`, midnight for the `night` spot) within 70
+/// degrees of it, searched on a spiral (`centre` itself when there is none).
+fn dry_land_near(p: &crate::world::WorldPlanet, centre: DVec3) -> DVec3 {
     let sea = p.terrain.recipe.sea;
     let dry = |d: DVec3| {
         let height = f64::from(p.terrain.surface_height_at(d.as_vec3()));
         !sea.enabled || height > f64::from(sea.level_m) + 5.0
     };
-    // A Fermat spiral over the cap within 70 degrees of noon.
+    // A Fermat spiral over the cap within 70 degrees of the centre.
     let (east, north) = {
-        let e = DVec3::Y.cross(noon).normalize_or(DVec3::X);
-        (e, noon.cross(e))
+        let e = DVec3::Y.cross(centre).normalize_or(DVec3::X);
+        (e, centre.cross(e))
     };
     for i in 0..2000 {
         let t = f64::from(i) / 2000.0;
         let angle = libm::sqrt(t) * 70f64.to_radians();
         let around = f64::from(i) * 2.399_963;
         let tangent = east * libm::cos(around) + north * libm::sin(around);
-        let d = (noon * libm::cos(angle) + tangent * libm::sin(angle)).normalize();
+        let d = (centre * libm::cos(angle) + tangent * libm::sin(angle)).normalize();
         if dry(d) {
             return d;
         }
     }
-    noon
+    centre
 }
 
 /// The steepest a cave's tunnel may start down for `sunlit_cave_mouth` to

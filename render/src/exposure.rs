@@ -8,6 +8,7 @@
 //! its sunlit side sets the level.
 
 use glam::DVec3;
+use planet::terrain::smoothstep;
 
 /// The exposure at night on the ground: the shaders' night light times this
 /// is about a fifth of a sunlit ground's brightness.
@@ -20,16 +21,10 @@ pub const NIGHT_EXPOSURE: f32 = 5.0;
 pub fn exposure(up: DVec3, to_sun: DVec3, altitude_m: f64, atmosphere_m: f64) -> f32 {
     // Adapting begins at sunset (the sunlit ground of a low sun keeps 1)
     // and is whole with the sun 17 degrees down.
-    let daylight = smoothstep(-0.3, 0.0, up.dot(to_sun));
-    let top = atmosphere_m.max(1.0);
-    let inside = 1.0 - smoothstep(top, top * 6.0, altitude_m);
-    (1.0 + (f64::from(NIGHT_EXPOSURE) - 1.0) * (1.0 - daylight) * inside) as f32
-}
-
-/// WGSL's smoothstep.
-fn smoothstep(e0: f64, e1: f64, x: f64) -> f64 {
-    let t = ((x - e0) / (e1 - e0)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
+    let daylight = smoothstep(-0.3, 0.0, up.dot(to_sun) as f32);
+    let top = atmosphere_m.max(1.0) as f32;
+    let inside = 1.0 - smoothstep(top, top * 6.0, altitude_m as f32);
+    1.0 + (NIGHT_EXPOSURE - 1.0) * (1.0 - daylight) * inside
 }
 
 #[cfg(test)]

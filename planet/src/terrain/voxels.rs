@@ -41,6 +41,16 @@ pub struct Voxel {
 }
 
 impl Voxel {
+    /// The voxel's six bytes in `VoxelGrid::to_bytes`: density, the two
+    /// materials and the blend, little-endian.
+    #[inline]
+    #[must_use]
+    pub fn to_le_bytes(self) -> [u8; 6] {
+        let [d0, d1] = self.density.to_le_bytes();
+        let [b0, b1] = self.blend.to_le_bytes();
+        [d0, d1, self.materials[0], self.materials[1], b0, b1]
+    }
+
     /// Whether the voxel is inside the ground.
     #[inline]
     #[must_use]
@@ -81,13 +91,7 @@ impl VoxelGrid {
     /// The voxels as little-endian bytes: the canonical encoding hashes and dumps use.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.voxels.len() * 6);
-        for v in &self.voxels {
-            out.extend_from_slice(&v.density.to_le_bytes());
-            out.extend_from_slice(&v.materials);
-            out.extend_from_slice(&v.blend.to_le_bytes());
-        }
-        out
+        self.voxels.iter().flat_map(|v| v.to_le_bytes()).collect()
     }
 
     /// A signature of the voxels (the region's golden hash): that of
@@ -99,9 +103,7 @@ impl VoxelGrid {
         let mut buffer = [0u8; 6 * 512];
         for chunk in self.voxels.chunks(512) {
             for (v, out) in chunk.iter().zip(buffer.chunks_exact_mut(6)) {
-                out[..2].copy_from_slice(&v.density.to_le_bytes());
-                out[2..4].copy_from_slice(&v.materials);
-                out[4..].copy_from_slice(&v.blend.to_le_bytes());
+                out.copy_from_slice(&v.to_le_bytes());
             }
             hasher.update(&buffer[..chunk.len() * 6]);
         }

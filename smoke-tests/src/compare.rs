@@ -23,6 +23,11 @@ pub const PIXEL_DELTA: f32 = 6.0;
 pub const MAX_CHANGED: f64 = 0.005;
 /// A performance figure fails when this much worse than the baseline.
 pub const ALLOWANCE: f64 = 0.25;
+/// A bless is refused when its calibration is this much slower than the
+/// median of the backend's other baselines: the machine was busy, and a
+/// baseline timed on a busy machine scales every later run wrongly (home's
+/// 27.8 ms against the others' 21.5 made an unchanged build read 29% slower).
+pub const BLESS_CALIBRATION_SPREAD: f64 = 0.12;
 
 /// One keyframe's image against its baseline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -201,6 +206,29 @@ pub fn compare(
     Ok(out)
 }
 
+/// Why `calibration_ms` is no calibration to bless with, given the other
+/// baselines' calibrations (`None`: it is in line with them, or there are
+/// fewer than two to judge by).
+#[must_use]
+pub fn busy_calibration(calibration_ms: f64, others: &[f64]) -> Option<String> {
+    if others.len() < 2 {
+        return None;
+    }
+    let mut sorted = others.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    (calibration_ms > median * (1.0 + BLESS_CALIBRATION_SPREAD)).then(|| {
+        format!(
+            "calibration {calibration_ms:.1} ms is {:.0}% slower than the median of the other {} baselines ({median:.1} ms, \
+             allowed {:.0}%): the machine is busy; bless again when it is quiet, or pass --new-machine to bless \
+             every scenario on a machine of another speed",
+            (calibration_ms / median - 1.0) * 100.0,
+            others.len(),
+            BLESS_CALIBRATION_SPREAD * 100.0
+        )
+    })
+}
+
 fn open(path: &Path) -> Result<RgbaImage, SmokeError> {
     Ok(image::open(path).map_err(|e| SmokeError::io("read", path, e))?.to_rgba8())
 }
@@ -352,5 +380,17 @@ mod tests {
         assert_eq!(failing, ["generate ms p50"]);
         // Both runs within the allowance: nothing to confirm.
         assert!(!slowed(4.0, 300.0).slow());
+    }
+
+    #[test]
+    fn a_bless_on_a_busy_machine_is_refused() {
+        let others = [21.4, 21.6, 20.0, 21.9, 21.3];
+        assert_eq!(busy_calibration(21.0, &others), None);
+        assert_eq!(busy_calibration(23.9, &others), None, "11% over the median 21.4 is allowed");
+        let refusal = busy_calibration(27.8, &others).expect("30% over the median is refused");
+        assert!(refusal.contains("27.8 ms") && refusal.contains("21.4 ms") && refusal.contains("--new-machine"));
+        // A faster machine is no reason to refuse; too few baselines to judge by neither.
+        assert_eq!(busy_calibration(12.0, &others), None);
+        assert_eq!(busy_calibration(40.0, &[21.0]), None);
     }
 }

@@ -37,6 +37,9 @@ pub struct SmokeOptions {
     pub short: bool,
     /// Rewrite the baselines with this run.
     pub bless: bool,
+    /// Bless even when this run's calibration is far slower than the other
+    /// baselines' (all of them are being blessed on a machine of another speed).
+    pub new_machine: bool,
     /// How to run each scenario.
     pub run: RunOptions,
 }
@@ -53,6 +56,7 @@ impl SmokeOptions {
             names: Vec::new(),
             short: false,
             bless: false,
+            new_machine: false,
             run: RunOptions::default(),
         }
     }
@@ -111,6 +115,12 @@ pub fn run_smoke(options: &SmokeOptions, progress: &mut dyn FnMut(&str)) -> Resu
             comparison = compare(&result, &dir, baseline.as_ref(), &base_dir)?.confirmed_by(&comparison, &s.name);
         }
         if options.bless {
+            if !options.new_machine {
+                let others = other_calibrations(&options.baselines.join(&result.backend), &s.name)?;
+                if let Some(why) = compare::busy_calibration(result.calibration_ms, &others) {
+                    return Err(SmokeError::invalid(&base_dir.join("baseline.json"), format!("not blessed: {why}")));
+                }
+            }
             bless(&result, &dir, &base_dir)?;
             progress(&format!("{}: baseline written to {}", s.name, base_dir.display()));
         } else {
@@ -170,6 +180,21 @@ fn load_baseline(dir: &Path) -> Result<Option<ScenarioResult>, SmokeError> {
     }
     let text = read_text(&file, FileKind::Baseline)?;
     planet::json::parse(&text).map(Some).map_err(|e| SmokeError::invalid(&file, format!("not a baseline: {e}")))
+}
+
+/// The calibrations of the baselines in `backend_dir` other than `scenario`'s.
+fn other_calibrations(backend_dir: &Path, scenario: &str) -> Result<Vec<f64>, SmokeError> {
+    let Ok(entries) = std::fs::read_dir(backend_dir) else { return Ok(Vec::new()) };
+    let mut calibrations = Vec::new();
+    for entry in entries.flatten() {
+        if entry.file_name().to_str() == Some(scenario) {
+            continue;
+        }
+        if let Some(baseline) = load_baseline(&entry.path())? {
+            calibrations.push(baseline.calibration_ms);
+        }
+    }
+    Ok(calibrations)
 }
 
 /// Rewrites a baseline: PNGs first, then `baseline.json`, each whole or not

@@ -35,6 +35,10 @@ struct Cli {
     /// Rewrite the baselines with this run's screenshots and figures.
     #[arg(long)]
     bless: bool,
+    /// With --bless: bless even when the calibration is over 12% slower than
+    /// the other baselines' (blessing every scenario on a slower machine).
+    #[arg(long, requires = "bless")]
+    new_machine: bool,
     /// Scenario folder.
     #[arg(long, value_name = "DIR")]
     scenarios: Option<PathBuf>,
@@ -70,6 +74,7 @@ fn main() -> ExitCode {
     options.names = cli.scenario;
     options.short = cli.short;
     options.bless = cli.bless;
+    options.new_machine = cli.new_machine;
     options.run.threads = cli.threads;
     options.run.settle_timeout = Duration::from_secs_f64(cli.settle_timeout);
     match run_smoke(&options, &mut |line| say(line)) {

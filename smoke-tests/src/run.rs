@@ -316,7 +316,7 @@ fn time_stages(
         for (i, (planet, key)) in sample.iter().enumerate() {
             let Some(region) = builders[planet].build(*key, &cancel) else { continue };
             for (f, (_, parts)) in figures.iter().enumerate() {
-                let t: f64 = parts.iter().map(|s| ms(region.times.of(*s))).sum();
+                let t: f64 = parts.iter().map(|s| ms(region.times.of(s))).sum();
                 if round > 0 {
                     fastest[i][f] = fastest[i][f].min(t);
                 }

@@ -77,6 +77,17 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     number(s, 0.1, 86_400.0)
 }
 
+/// `--time` (`capture`, `fly`, `tour`): the world clock, seconds since the
+/// world began (planets stand as generated at 0 and turn from there).
+pub fn time(s: &str) -> Result<f64, String> {
+    number(s, 0.0, crate::clock::MAX_TIME_S)
+}
+
+/// `--time-scale` of `planet fly`: simulated seconds per real second (0: paused).
+pub fn time_scale(s: &str) -> Result<f64, String> {
+    number(s, 0.0, crate::clock::SCALES[crate::clock::SCALES.len() - 1])
+}
+
 /// `--size WxH` (`capture`, `fly`, `tour`): an image's width and height in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Size(pub u32, pub u32);

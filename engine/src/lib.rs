@@ -26,6 +26,7 @@
 mod builder;
 mod cache;
 mod camera;
+pub mod clock;
 pub mod coverage;
 pub mod flags;
 mod lod;

@@ -8,6 +8,12 @@
 //! between planets takes under a minute. The camera never goes below eye
 //! height over the ground or the sea, except in a cave's air. Walking, a
 //! [`Walker`] carries the feet over the colliders at 4 m/s (9 boosted).
+//!
+//! Planets turn (`World::advance_clock`). Walking, the feet are planet-local,
+//! so the player turns with the ground; flying within a planet's streaming
+//! range, the pose is carried by the planet's turn since the last frame, so
+//! a hovering camera stays over the same ground and a landing does not
+//! drift. In open space the pose is left alone.
 
 use glam::DVec3;
 
@@ -68,13 +74,15 @@ pub struct Player {
     /// Speed of the last frame, m/s.
     pub speed: f64,
     walk_held: bool,
+    /// The world clock's time at the last frame (the turn since is carried).
+    clock_s: Option<f64>,
 }
 
 impl Player {
     /// A player flying at `pose`.
     #[must_use]
     pub fn new(pose: Pose) -> Self {
-        Self { pose, mode: Mode::Fly, speed: 0.0, walk_held: false }
+        Self { pose, mode: Mode::Fly, speed: 0.0, walk_held: false, clock_s: None }
     }
 
     /// Whether the player walks.
@@ -85,6 +93,7 @@ impl Player {
 
     /// One frame of `dt` seconds with `input` held.
     pub fn step(&mut self, world: &World, input: &PlayerInput, dt: f64) {
+        self.turn_with_the_ground(world);
         let (planet, _) = world.nearest(self.pose.position);
         let up = (self.pose.position - planet.position).normalize();
         let forward = look(self.pose.forward, up, input.look_deg);
@@ -98,13 +107,29 @@ impl Player {
         }
     }
 
+    /// Carries the pose by the nearest planet's turn since the last frame,
+    /// within its streaming range.
+    fn turn_with_the_ground(&mut self, world: &World) {
+        let now = world.clock().time_s();
+        let since = self.clock_s.map_or(0.0, |then| now - then);
+        self.clock_s = Some(now);
+        let (planet, distance) = world.nearest(self.pose.position);
+        if since == 0.0 || distance > planet.radius * world.settings().attach_radii {
+            return;
+        }
+        let turn = planet.spin.orientation(since);
+        let position = planet.carried(self.pose.position, since);
+        self.pose = Pose::looking(position, turn * self.pose.forward, turn * self.pose.up);
+    }
+
     /// Walk mode on (the feet an eye height under the eye) or off (flying on from there).
     fn toggle_walk(&mut self, world: &World, planet: &WorldPlanet, up: DVec3) {
         self.mode = match self.mode {
             Mode::Walk { .. } => Mode::Fly,
             Mode::Fly => {
                 let gravity = f64::from(world.system.planets[planet.index as usize].recipe.gravity_mps2);
-                let feet = self.pose.position - planet.position - up * EYE_M;
+                let eye = planet.to_local(self.pose.position);
+                let feet = eye - planet.vector_to_local(up) * EYE_M;
                 Mode::Walk { walker: Walker::new(feet, WalkSettings::person(gravity)), height: None }
             }
         };
@@ -121,13 +146,13 @@ impl Player {
         let floor = planet.radius + world.ground_height(planet, position) + EYE_M;
         // The shown ground, gathered once for both checks, and only near it.
         let colliders = if distance < floor + LIFT_M { walkable(world, planet.index) } else { None };
-        if distance < floor && !in_cave(colliders.as_ref(), position - planet.position, floor - distance) {
+        if distance < floor && !in_cave(colliders.as_ref(), planet.to_local(position), floor - distance) {
             position = planet.position + (position - planet.position).normalize() * floor;
         }
         // The voxels' ground stands off that surface by the 3D noise's
         // metres (and edits): feet inside it rise onto it.
-        if let Some(top) = colliders.as_ref().and_then(|c| ground_over_feet(c, position - planet.position)) {
-            position = planet.position + top + top.normalize() * EYE_M;
+        if let Some(top) = colliders.as_ref().and_then(|c| ground_over_feet(c, planet.to_local(position))) {
+            position = planet.to_system(top + top.normalize() * EYE_M);
         }
         let up = (position - world.nearest(position).0.position).normalize();
         self.pose = Pose::looking(position, forward, up);
@@ -146,8 +171,10 @@ impl Player {
             Some(a) if a.planet == planet.index => Colliders::walkable(&a.streamer),
             _ => Colliders::default(),
         };
+        // The walker is planet-local; the look is in system axes.
         let up = walker.up();
-        let flat = (forward - up * forward.dot(up)).normalize_or_zero();
+        let forward_local = planet.vector_to_local(forward);
+        let flat = (forward_local - up * forward_local.dot(up)).normalize_or_zero();
         let right = flat.cross(up).normalize_or(DVec3::X);
         self.speed = if input.boost { 9.0 } else { 4.0 };
         let across = (flat * input.forward + right * input.right).normalize_or_zero();
@@ -157,8 +184,8 @@ impl Player {
         // (a cave's floor, too), not over the planet's outer surface.
         let height = colliders.height_above_ground(walker.position, 1.0, 2_000.0);
         self.mode = Mode::Walk { walker, height };
-        let eye = planet.position + walker.position + walker.up() * EYE_M;
-        self.pose = Pose::looking(eye, forward, walker.up());
+        let eye = planet.to_system(walker.position + walker.up() * EYE_M);
+        self.pose = Pose::looking(eye, forward, planet.vector_to_system(walker.up()));
     }
 
     /// What the readout says of the mode: `fly`, `walk`, `walk (sliding)`, ...

@@ -89,6 +89,8 @@ impl EditTool {
 pub struct Ground {
     planet: u32,
     centre: DVec3,
+    /// System to planet-local axes at this frame's clock.
+    to_local: glam::DQuat,
     colliders: Colliders,
 }
 
@@ -97,15 +99,21 @@ impl Ground {
     #[must_use]
     pub fn of(world: &World) -> Option<Self> {
         let attached = world.attached()?;
-        let centre = world.planets[attached.planet as usize].position;
-        Some(Self { planet: attached.planet, centre, colliders: Colliders::shown(&attached.streamer) })
+        let p = &world.planets[attached.planet as usize];
+        Some(Self {
+            planet: attached.planet,
+            centre: p.position,
+            to_local: p.orientation.inverse(),
+            colliders: Colliders::shown(&attached.streamer),
+        })
     }
 
     /// What `pose` looks at within [`REACH_M`].
     #[must_use]
     pub fn aim(&self, pose: &Pose) -> Option<Aim> {
-        let hit = self.colliders.ray_cast(pose.position - self.centre, pose.forward, REACH_M)?;
-        let normal = if hit.normal.dot(pose.forward) < 0.0 { hit.normal } else { -hit.normal };
+        let forward = self.to_local * pose.forward;
+        let hit = self.colliders.ray_cast(self.to_local * (pose.position - self.centre), forward, REACH_M)?;
+        let normal = if hit.normal.dot(forward) < 0.0 { hit.normal } else { -hit.normal };
         Some(Aim { planet: self.planet, point: hit.point, normal, distance: hit.distance })
     }
 

@@ -79,15 +79,19 @@ pub enum Spot {
     /// 2 m over the dry land nearest the spot opposite the sun (midnight),
     /// looking east along the ground: the night side as a landing sees it.
     Night,
+    /// 2 m over the dry land nearest the morning terminator (local solar
+    /// time 06:00 at the world clock's time), looking at the rising sun.
+    Dawn,
 }
 
 impl Spot {
-    const NAMES: [(&'static str, Spot); 5] = [
+    const NAMES: [(&'static str, Spot); 6] = [
         ("river", Spot::River),
         ("peak", Spot::Peak),
         ("plot", Spot::Plot),
         ("town", Spot::Town),
         ("night", Spot::Night),
+        ("dawn", Spot::Dawn),
     ];
 }
 
@@ -125,7 +129,7 @@ pub enum ViewError {
     },
     /// A key views do not have.
     #[error(
-        "unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot, town, night)"
+        "unknown key `{0}` (keys: planet, lat, lon, alt, heading, pitch, look, fov; or a spot: river, peak, plot, town, night, dawn)"
     )]
     UnknownKey(String),
     /// A spot given with coordinates it replaces.
@@ -248,8 +252,9 @@ impl ViewSpec {
             last,
         })?;
         let d = planet::terrain::lat_lon_direction(self.lat as f32, self.lon as f32).as_dvec3().normalize();
-        let ground = world.ground_height(planet, planet.position + d);
-        let position = planet.position + d * (planet.radius + ground + self.alt);
+        // Lat and lon are planet-local: the view turns with the planet.
+        let ground = world.ground_height(planet, planet.to_system(d));
+        let position = planet.to_system(d * (planet.radius + ground + self.alt));
         let forward = match self.look {
             Some(i) => {
                 let target =
@@ -259,9 +264,9 @@ impl ViewSpec {
                 }
                 (target.position - position).normalize()
             }
-            None => view_direction(d, self.heading, self.pitch),
+            None => planet.vector_to_system(view_direction(d, self.heading, self.pitch)),
         };
-        Ok(Pose::looking(position, forward, d))
+        Ok(Pose::looking(position, forward, planet.vector_to_system(d)))
     }
 }
 
@@ -285,7 +290,7 @@ impl ViewSpec {
         })?;
         let none = ViewError::NoSpot { spot: spot.name(), planet: self.planet };
         let layout = &p.terrain.layout.data;
-        let noon = (-p.position).normalize_or(DVec3::Y).as_vec3();
+        let noon = p.sun_local().as_vec3();
         let lit = |d: glam::Vec3| d.dot(noon) > 0.2;
         let (stand, target, alt) = match spot {
             Spot::River => {
@@ -338,6 +343,13 @@ impl ViewSpec {
                 let east = DVec3::Y.cross(stand).normalize_or(DVec3::X);
                 (stand.as_vec3(), (stand + east * 0.01).normalize().as_vec3(), 2.0)
             }
+            Spot::Dawn => {
+                // Six hours before noon about the axis: where the ground turns into the light.
+                let (axis, sun) = (p.spin.axis(), p.sun_local());
+                let morning = sun.cross(axis).normalize_or(sun.any_orthonormal_vector());
+                let stand = dry_land_near(p, morning);
+                (stand.as_vec3(), (stand + sun * 0.01).normalize().as_vec3(), 2.0)
+            }
         };
         let (lat, lon) = lat_lon_of(stand.as_dvec3());
         let up = stand.as_dvec3();
@@ -380,7 +392,7 @@ pub fn lat_lon_of(d: DVec3) -> (f64, f64) {
 #[must_use]
 pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
     let p = &world.planets[planet as usize];
-    lat_lon_of(dry_land_near(p, (-p.position).normalize_or(DVec3::Y)))
+    lat_lon_of(dry_land_near(p, p.sun_local()))
 }
 
 /// The unit direction of the dry land on `p` nearest unit direction `centre`
@@ -562,6 +574,46 @@ mod tests {
             if p.terrain.layout.data.plots.len() > 10 {
                 assert!(!sea.enabled || p.terrain.surface_height_at(d) > sea.level_m, "planet {i}: under the sea");
             }
+        }
+    }
+
+    /// Spots and views follow the clock: at any time `night` is at local
+    /// midnight and `dawn` at six in the morning, and a view's lat and lon
+    /// are the same ground however far the planet has turned.
+    #[test]
+    fn spots_and_views_turn_with_their_planet() {
+        let mut world = World::new(
+            std::sync::Arc::new(planet::PlannedSystem::default_system()),
+            crate::WorldSettings { threads: 0, proxy_quads: 4, ..crate::WorldSettings::default() },
+        );
+        let mut stream = planet::hash::HashStream::new(5);
+        for _ in 0..60 {
+            world.set_time(stream.range_f64(0.0, 1e6));
+            let i = stream.index(world.planets.len());
+            let p = &world.planets[i];
+            let hours = |spot: &str| {
+                let at = format!("planet={i},{spot}").parse::<ViewSpec>().unwrap().resolve(&world).unwrap();
+                let d = planet::terrain::lat_lon_direction(at.lat as f32, at.lon as f32).as_dvec3();
+                p.solar_hours(d)
+            };
+            // Within the 70-degree search cap of the spot, land permitting: a few hours.
+            let off = |h: f64, want: f64| ((h - want + 36.0).rem_euclid(24.0) - 12.0).abs();
+            if p.terrain.layout.data.plots.len() > 10 {
+                assert!(off(hours("night"), 0.0) < 4.7, "planet {i} night at {:.2} h", hours("night"));
+                assert!(off(hours("dawn"), 6.0) < 4.7, "planet {i} dawn at {:.2} h", hours("dawn"));
+            }
+            let view = ViewSpec {
+                planet: i as u32,
+                lat: stream.range_f64(-80.0, 80.0),
+                lon: stream.range_f64(-180.0, 180.0),
+                alt: 50.0,
+                ..ViewSpec::default()
+            };
+            let pose = view.pose(&world).unwrap();
+            let local = p.to_local(pose.position);
+            let d = planet::terrain::lat_lon_direction(view.lat as f32, view.lon as f32).as_dvec3();
+            assert!(local.normalize().distance(d) < 1e-6, "the view is not on its ground");
+            assert!(p.vector_to_local(pose.up).dot(d) > 0.999, "the view's up is not the ground's up");
         }
     }
 

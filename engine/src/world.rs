@@ -4,16 +4,20 @@
 //! camera does (DESIGN.md, "Streaming and jobs"); planets not streamed, and
 //! the streamed one until its coarsest regions cover it, are drawn as proxies.
 //!
-//! Positions here are system space: metres from the sun, f64. A planet's
-//! local space is system space minus its `position_m` (planets do not turn).
+//! Positions here are system space: metres from the sun, f64. Planets turn
+//! with the world clock (`planet::plan::Spin`): a planet's local space is
+//! system space about its centre, turned back by its orientation at the
+//! clock's time (`WorldPlanet::to_local`, `to_system`). The streamer,
+//! colliders and edits work in local space, so the ground stands still there.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use glam::{DVec3, Vec3};
+use glam::{DQuat, DVec3, Vec3};
 use jobs::CancelToken;
 use parking_lot::Mutex;
 use planet::PlannedSystem;
+use planet::Spin;
 use planet::edit::save::{Save, SaveError};
 use planet::edit::{Edit, EditError, EditLog, RegionEdits};
 use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
@@ -22,6 +26,7 @@ use planet::terrain::Terrain;
 use crate::builder::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use crate::cache::RegionCache;
 use crate::camera::Camera;
+use crate::clock::WorldClock;
 use crate::streamer::{FrameReport, RegionJobs, StreamSettings, Streamer};
 
 /// How the world streams.
@@ -72,10 +77,62 @@ pub struct WorldPlanet {
     pub position: DVec3,
     /// Base radius, metres.
     pub radius: f64,
+    /// How it turns.
+    pub spin: Spin,
+    /// Planet-local to system axes at the clock's time (identity at time zero).
+    pub orientation: DQuat,
     /// The generator.
     pub terrain: Arc<Terrain>,
     /// The stand-in drawn while the planet is not streamed.
     pub proxy: Arc<ProxyMesh>,
+}
+
+impl WorldPlanet {
+    /// A system-space point in this planet's local space.
+    #[must_use]
+    pub fn to_local(&self, point: DVec3) -> DVec3 {
+        self.orientation.inverse() * (point - self.position)
+    }
+
+    /// A planet-local point in system space.
+    #[must_use]
+    pub fn to_system(&self, local: DVec3) -> DVec3 {
+        self.position + self.orientation * local
+    }
+
+    /// A system-space direction or offset in local axes.
+    #[must_use]
+    pub fn vector_to_local(&self, v: DVec3) -> DVec3 {
+        self.orientation.inverse() * v
+    }
+
+    /// A local direction or offset in system axes.
+    #[must_use]
+    pub fn vector_to_system(&self, v: DVec3) -> DVec3 {
+        self.orientation * v
+    }
+
+    /// Unit direction from the centre to the sun (at the system's origin),
+    /// in local axes: where noon is now.
+    #[must_use]
+    pub fn sun_local(&self) -> DVec3 {
+        self.vector_to_local((-self.position).normalize_or(DVec3::Y))
+    }
+
+    /// Where `point` (system space) is carried in `dt` seconds by the
+    /// planet's turning: how the ground moves something standing on it.
+    #[must_use]
+    pub fn carried(&self, point: DVec3, dt: f64) -> DVec3 {
+        // The axis is fixed in system space, so a turn of dt is the spin's
+        // orientation at dt, whatever the orientation now.
+        self.position + self.spin.orientation(dt) * (point - self.position)
+    }
+
+    /// Local solar time at `local` (a planet-local direction), hours.
+    #[must_use]
+    pub fn solar_hours(&self, local: DVec3) -> f64 {
+        crate::clock::solar_hours(local, self.spin.axis(), self.sun_local())
+    }
 }
 
 /// The region builder the world streams with: the planet's stages, after
@@ -135,6 +192,7 @@ pub struct World {
     jobs: Arc<RegionJobs>,
     cache: Arc<Mutex<RegionCache>>,
     attached: Option<Attached>,
+    clock: WorldClock,
     /// Per planet, its edit log while no streamer holds it (the attached
     /// planet's is in its streamer: `World::edits` reads either).
     edits: Vec<EditLog>,
@@ -149,6 +207,7 @@ impl World {
                 .planets
                 .iter()
                 .map(|plan| {
+                    let spin = system.spin(plan.index);
                     scope.spawn(move || {
                         let terrain = Arc::new(Terrain::new(plan));
                         let proxy = Arc::new(proxy_mesh(&terrain, settings.proxy_quads));
@@ -156,6 +215,8 @@ impl World {
                             index: plan.index,
                             position: plan.position_m,
                             radius: f64::from(plan.recipe.radius_m),
+                            spin,
+                            orientation: DQuat::IDENTITY,
                             terrain,
                             proxy,
                         }
@@ -172,6 +233,44 @@ impl World {
             jobs: Arc::new(RegionJobs::new(settings.threads)),
             cache: Arc::new(Mutex::new(RegionCache::new(settings.cache_bytes))),
             attached: None,
+            clock: WorldClock::default(),
+        }
+    }
+
+    /// The world clock.
+    #[must_use]
+    pub fn clock(&self) -> &WorldClock {
+        &self.clock
+    }
+
+    /// Sets the clock's time and turns every planet to it.
+    pub fn set_time(&mut self, time_s: f64) {
+        self.clock.set_time(time_s);
+        self.turn_planets();
+    }
+
+    /// Sets the clock's scale (0: paused).
+    pub fn set_time_scale(&mut self, scale: f64) {
+        self.clock.set_scale(scale);
+    }
+
+    /// The clock's next time scale (paused, 1x, 10x, 100x, 1000x).
+    pub fn cycle_time_scale(&mut self) -> f64 {
+        self.clock.cycle_scale()
+    }
+
+    /// Advances the clock by `real_s` seconds of real time and turns every
+    /// planet; returns the simulated step.
+    pub fn advance_clock(&mut self, real_s: f64) -> f64 {
+        let step = self.clock.advance(real_s);
+        self.turn_planets();
+        step
+    }
+
+    fn turn_planets(&mut self) {
+        let t = self.clock.time_s();
+        for p in &mut self.planets {
+            p.orientation = p.spin.orientation(t);
         }
     }
 
@@ -277,7 +376,7 @@ impl World {
     /// metres (the 2D surface, or the sea where it is higher).
     #[must_use]
     pub fn ground_height(&self, planet: &WorldPlanet, position: DVec3) -> f64 {
-        let d: Vec3 = (position - planet.position).normalize_or(DVec3::Y).as_vec3();
+        let d: Vec3 = planet.to_local(position).normalize_or(DVec3::Y).as_vec3();
         let recipe = &planet.terrain.recipe;
         let ground = f64::from(planet.terrain.surface_height_at(d));
         if recipe.sea.enabled { ground.max(f64::from(recipe.sea.level_m)) } else { ground }
@@ -334,8 +433,12 @@ impl World {
         }
         let planets = &self.planets;
         self.attached.as_mut().map(|a| {
-            let centre = planets[a.planet as usize].position;
-            let local = Camera { position: camera.position - centre, ..*camera };
+            let planet = &planets[a.planet as usize];
+            let local = Camera {
+                position: planet.to_local(camera.position),
+                forward: planet.vector_to_local(camera.forward),
+                ..*camera
+            };
             a.report = a.streamer.update(&local);
             &a.report
         })
@@ -383,6 +486,61 @@ mod tests {
         // Near planet 2.
         world.update(&Camera::new(pb + DVec3::X * (rb * 2.0), DVec3::NEG_X));
         assert_eq!(world.attached().map(|a| a.planet), Some(2));
+    }
+
+    /// The sun's direction in a planet's local axes at time t is the
+    /// recipe's: turned back about the tilted axis by the day's fraction
+    /// (checked against glam's own axis-angle rotation), on every planet.
+    #[test]
+    fn the_sun_crosses_each_sky_as_day_length_and_tilt_give() {
+        let mut world = world();
+        let mut stream = planet::hash::HashStream::new(11);
+        for _ in 0..300 {
+            let t = stream.range_f64(0.0, 1e7);
+            world.set_time(t);
+            for p in &world.planets {
+                let axis = DVec3::new(
+                    p.spin.tilt_deg.to_radians().sin() * p.spin.lean_deg.to_radians().cos(),
+                    p.spin.tilt_deg.to_radians().cos(),
+                    p.spin.tilt_deg.to_radians().sin() * p.spin.lean_deg.to_radians().sin(),
+                );
+                let angle = (t / p.spin.day_s).fract() * std::f64::consts::TAU;
+                let expected = DQuat::from_axis_angle(axis, -angle) * (-p.position).normalize();
+                assert!(p.sun_local().distance(expected) < 1e-9, "planet {} at {t}", p.index);
+                // Noon comes round once a day, at the same place.
+                let place = p.sun_local();
+                let noon = p.solar_hours(place);
+                assert!((noon - 12.0).abs() < 1e-6, "{noon}");
+            }
+        }
+        // Six hours' worth of a day later, a place at noon is at 18:00.
+        world.set_time(1_000.0);
+        let p = &world.planets[1];
+        let place = p.sun_local();
+        let day = p.spin.day_s;
+        world.set_time(1_000.0 + day / 4.0);
+        assert!((world.planets[1].solar_hours(place) - 18.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn local_and_system_space_are_one_rigid_motion_at_any_time() {
+        let mut world = world();
+        let mut stream = planet::hash::HashStream::new(12);
+        for _ in 0..200 {
+            world.set_time(stream.range_f64(0.0, 1e9));
+            let p = &world.planets[stream.index(world.planets.len())];
+            let local =
+                DVec3::new(stream.range_f64(-9e3, 9e3), stream.range_f64(-9e3, 9e3), stream.range_f64(-9e3, 9e3));
+            let system = p.to_system(local);
+            assert!(p.to_local(system).distance(local) < 1e-6);
+            assert!((system.distance(p.position) - local.length()).abs() < 1e-6);
+            // Carried a while, a point keeps its local place.
+            let dt = stream.range_f64(0.0, 5_000.0);
+            let carried = p.carried(system, dt);
+            let later = p.spin.orientation(world.clock().time_s() + dt);
+            let back = later.inverse() * (carried - p.position);
+            assert!(back.distance(local) < 1e-5, "{back} vs {local}");
+        }
     }
 
     #[test]

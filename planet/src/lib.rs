@@ -43,6 +43,6 @@ mod signature;
 pub mod terrain;
 
 pub use geometry::{Face, PlanetGrid, RegionKey};
-pub use plan::{PlanetPlan, PlanetSlot, PlannedSystem, SunPlan, SystemPlan};
+pub use plan::{PlanetPlan, PlanetSlot, PlannedSystem, Spin, SunPlan, SystemPlan};
 pub use recipe::{PlanetKind, PlanetRecipe, RecipeError, RecipeErrors, SystemRecipe};
 pub use signature::{GENERATOR_VERSION, Signature};

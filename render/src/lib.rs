@@ -20,6 +20,7 @@ mod buildings;
 mod capture;
 mod error;
 mod exposure;
+mod frame;
 mod glide;
 mod gpu;
 mod meshes;

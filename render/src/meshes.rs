@@ -375,13 +375,19 @@ pub fn objects_within(
     camera: &engine::Camera,
     within_m: f64,
 ) -> [u64; planet::scatter::KINDS.len()] {
-    let eye = camera.position;
     let mut counts = [0; planet::scatter::KINDS.len()];
     let Some(attached) = world.attached() else { return counts };
-    let centre = world.planets[attached.planet as usize].position;
+    // In the planet's local space, where its objects are.
+    let planet = &world.planets[attached.planet as usize];
+    let camera = &engine::Camera {
+        position: planet.to_local(camera.position),
+        forward: planet.vector_to_local(camera.forward),
+        ..*camera
+    };
+    let eye = camera.position;
     for region in attached.streamer.shown_regions() {
         let Some(scatter) = &region.scatter else { continue };
-        let origin = centre + scatter.origin;
+        let origin = scatter.origin;
         for o in &scatter.objects {
             let reach = within_m.min(0.6 * f64::from(far_m(o.kind)));
             let at = origin + o.position.as_dvec3();

@@ -13,13 +13,14 @@ use std::sync::Arc;
 
 use bytemuck::{Pod, Zeroable};
 use engine::{Camera, Pose, World};
-use glam::{DVec3, Mat4, Vec3};
+use glam::{DQuat, DVec3, Mat4, Vec3};
 use planet::mesh::Vertex;
 use planet::scatter::models::{LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
 use crate::batch::{DrawnInstance, gather};
 use crate::buildings::{BuildingBatch, BuildingInstance, GpuBuildingModels, LightInstance};
+use crate::frame::RenderFrame;
 use crate::gpu::Gpu;
 use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
 use crate::models::GpuModels;
@@ -54,6 +55,8 @@ struct FrameGpu {
     detail: [f32; 4],
     viewport: [f32; 4],
     planets: [PlanetGpu; MAX_PLANETS],
+    /// Frame to system axes (columns): the stars are fixed in the latter.
+    sky_rotation: [[f32; 4]; 3],
 }
 
 #[repr(C)]
@@ -62,7 +65,9 @@ struct DrawGpu {
     offset: [f32; 4],
     texture_origin: [f32; 4],
     info: [f32; 4],
-    pad: [f32; 52],
+    /// Planet-local to frame axes (columns; identity but for other planets' proxies).
+    rotation: [[f32; 4]; 3],
+    pad: [f32; 40],
 }
 
 const _: () = assert!(size_of::<DrawGpu>() as u64 == DRAW_SLOT);
@@ -643,6 +648,10 @@ impl Renderer {
         let now = options.time;
         let (width, height) = depth.size;
         let aspect = width as f32 / height.max(1) as f32;
+        // Everything below is in the frame's axes (`frame.rs`).
+        let frame = RenderFrame::new(world, camera.pose.position);
+        let system_eye = camera.pose.position;
+        let camera = &ViewCamera { pose: frame.pose(&camera.pose), ..*camera };
         let eye = camera.pose.position;
         let cull = camera.engine_camera(f64::from(aspect));
         let uploaded_bytes = self.sync(world, now);
@@ -651,10 +660,13 @@ impl Renderer {
 
         // Draw list: (distance, mesh, slot contents, is water).
         let mut draws: Vec<(f64, &GpuMesh, DrawGpu, bool)> = Vec::new();
-        let planet_of = |i: u32| &world.planets[i as usize];
         for (&(planet, _), region) in &self.regions.regions {
-            let p = planet_of(planet);
-            let origin = p.position + region.origin;
+            // Regions of a planet left behind, fading out, are not drawn: the
+            // frame holds only the reference planet still.
+            if planet != frame.reference {
+                continue;
+            }
+            let origin = frame.positions[planet as usize] + region.origin;
             let fade = region.fade(now);
             for (mesh, water) in [(&region.terrain, false), (&region.blocks, false), (&region.water, true)].into_iter()
             {
@@ -662,18 +674,18 @@ impl Renderer {
                 if !cull.sees(origin, f64::from(mesh.radius)) {
                     continue;
                 }
-                let slot = self.slot(planet, origin - eye, region.origin, fade, water);
+                let slot = self.slot(planet, origin - eye, region.origin, fade, water, DQuat::IDENTITY);
                 draws.push((origin.distance(eye), mesh, slot, water));
             }
         }
         for (i, proxy) in self.proxies.iter().enumerate() {
             let Some(fade) = proxy.fade(now) else { continue };
-            let p = planet_of(i as u32);
-            if !cull.sees(p.position, f64::from(proxy.mesh.radius)) {
+            let (centre, turned) = (frame.positions[i], frame.orientations[i]);
+            if !cull.sees(centre, f64::from(proxy.mesh.radius)) {
                 continue;
             }
-            let slot = self.slot(i as u32, p.position - eye, DVec3::ZERO, fade, false);
-            draws.push((p.position.distance(eye) - p.radius, &proxy.mesh, slot, false));
+            let slot = self.slot(i as u32, centre - eye, DVec3::ZERO, fade, false, turned);
+            draws.push((centre.distance(eye) - world.planets[i].radius, &proxy.mesh, slot, false));
         }
         // Opaque front to back (early depth rejects more), those fully shown
         // first (their pipeline never discards, so hidden fragments are not
@@ -683,7 +695,7 @@ impl Renderer {
         let first_fading = draws.iter().position(|d| d.3 || fading(&d.2)).unwrap_or(draws.len());
         let first_water = draws.iter().position(|d| d.3).unwrap_or(draws.len());
         draws[first_water..].reverse();
-        let planet_position = |p: u32| world.planets[p as usize].position;
+        let planet_position = |p: u32| frame.positions[p as usize];
         let (mut stream, mut objects) = gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
         if let Some(marker) = self.marker.as_ref().filter(|m| !m.points.is_empty()) {
             let (instances, batch) = marker.ring(planet_position(marker.planet), eye, stream.len() as u32);
@@ -695,19 +707,20 @@ impl Renderer {
             crate::buildings::gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
         let mut light_stream = Vec::new();
         if options.lights {
-            let towns = world.planets.iter().map(|p| {
-                let sun = (-p.position).normalize_or(DVec3::Y).as_vec3();
+            let towns = world.planets.iter().enumerate().map(|(i, p)| {
+                let (centre, turned) = (frame.positions[i], frame.orientations[i]);
                 let sites = &p.terrain.settlements.data.sites;
                 (
-                    p.position,
+                    centre,
                     f64::from(p.terrain.recipe.radius_m),
-                    sun,
-                    sites.iter().map(|s| (s.centre, s.height_m)).collect(),
+                    frame.to_sun(centre).as_vec3(),
+                    sites.iter().map(|s| ((turned * s.centre.as_dvec3()).as_vec3(), s.height_m)).collect(),
                 )
             });
             light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
             if let Some((planet, at)) = self.beacon.filter(|b| (b.0 as usize) < world.planets.len()) {
-                let p = (world.planets[planet as usize].position + at - eye).as_vec3();
+                let i = planet as usize;
+                let p = (frame.positions[i] + frame.orientations[i] * at - eye).as_vec3();
                 light_stream.push(LightInstance {
                     position: [p.x, p.y, p.z, 10.0],
                     color: [0.25, 0.85, 1.0, 1.0],
@@ -722,14 +735,16 @@ impl Renderer {
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         // A batch's instances are camera-relative and carry their fades and glides.
-        let object_slot = |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
-        let building_slot = |b: &BuildingBatch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
+        let object_slot =
+            |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY);
+        let building_slot =
+            |b: &BuildingBatch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY);
         let slots: Vec<DrawGpu> = draws
             .iter()
             .map(|d| d.2)
             .chain(objects.iter().map(object_slot))
             .chain(building_batches.iter().map(building_slot))
-            .chain(std::iter::once(self.slot(0, DVec3::ZERO, DVec3::ZERO, 1.0, false)))
+            .chain(std::iter::once(self.slot(0, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY)))
             .collect();
         if building_stream.len() > self.building_capacity {
             self.building_capacity = building_stream.len().next_power_of_two();
@@ -779,7 +794,7 @@ impl Renderer {
                 .collect();
             queue.write_buffer(&self.object_draws, 0, &args);
         }
-        let frame = self.frame_uniforms(world, camera, aspect, (width, height), options);
+        let frame = self.frame_uniforms(world, &frame, camera, system_eye, aspect, (width, height), options);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
 
         if self.depth_group.as_ref().is_none_or(|(view, _)| *view != depth.view) {
@@ -930,19 +945,39 @@ impl Renderer {
     }
 
     /// A draw's uniform slot.
-    fn slot(&self, planet: u32, offset: DVec3, local_origin: DVec3, fade: f32, water: bool) -> DrawGpu {
+    #[allow(clippy::too_many_arguments)]
+    fn slot(
+        &self,
+        planet: u32,
+        offset: DVec3,
+        local_origin: DVec3,
+        fade: f32,
+        water: bool,
+        rotation: DQuat,
+    ) -> DrawGpu {
         let first = self.first_layer.get(planet as usize).copied().unwrap_or(0);
         let sea = self.sea_colours.get(planet as usize).copied().unwrap_or([0.1, 0.3, 0.5]);
         let info = if water { [planet as f32, sea[0], sea[1], sea[2]] } else { [planet as f32, 0.0, 0.0, 0.0] };
         let o = offset.as_vec3();
         let t = local_origin.as_vec3();
-        DrawGpu { offset: [o.x, o.y, o.z, fade], texture_origin: [t.x, t.y, t.z, first as f32], info, pad: [0.0; 52] }
+        let m = glam::Mat3::from_quat(rotation.as_quat());
+        let column = |c: Vec3| [c.x, c.y, c.z, 0.0];
+        DrawGpu {
+            offset: [o.x, o.y, o.z, fade],
+            texture_origin: [t.x, t.y, t.z, first as f32],
+            info,
+            rotation: [column(m.x_axis), column(m.y_axis), column(m.z_axis)],
+            pad: [0.0; 40],
+        }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn frame_uniforms(
         &self,
         world: &World,
+        frame: &RenderFrame,
         camera: &ViewCamera,
+        system_eye: DVec3,
         aspect: f32,
         size: (u32, u32),
         options: &RenderOptions,
@@ -950,15 +985,16 @@ impl Renderer {
         let eye = camera.pose.position;
         let view_proj = camera.view_proj(aspect);
         let sun = &world.system.system.sun;
-        let to_sun = (-eye).normalize_or(DVec3::Y);
-        let sun_cos = libm::cos(libm::asin((sun.radius_m / eye.length().max(sun.radius_m * 1.01)).min(1.0)));
+        let to_sun = frame.to_sun(eye);
+        let sun_distance = eye.distance(frame.sun);
+        let sun_cos = libm::cos(libm::asin((sun.radius_m / sun_distance.max(sun.radius_m * 1.01)).min(1.0)));
         let mut planets = [PlanetGpu::default(); MAX_PLANETS];
         // Planet slots are indexed by system index; systems larger than the
         // table keep only their first planets' atmospheres.
         for (i, p) in world.planets.iter().enumerate().take(MAX_PLANETS) {
             let r = &p.terrain.recipe;
-            let c = (p.position - eye).as_vec3();
-            let s = (-p.position).normalize_or(DVec3::Y).as_vec3();
+            let c = (frame.positions[i] - eye).as_vec3();
+            let s = frame.to_sun(frame.positions[i]).as_vec3();
             let sea = if r.sea.enabled { r.radius_m + r.sea.level_m } else { 0.0 };
             let a = &r.atmosphere;
             planets[i] = PlanetGpu {
@@ -970,11 +1006,11 @@ impl Renderer {
         }
         // Texture detail: the tile scale doubles every doubling of altitude
         // above 16 m, blended continuously between the two nearest levels.
-        let altitude = world.altitude(eye).max(1.0);
+        let altitude = world.altitude(system_eye).max(1.0);
         let level = libm::log2(altitude / 16.0).clamp(0.0, 10.0);
-        let (near, distance) = world.nearest(eye);
+        let (near, distance) = world.nearest(system_eye);
         let exposure = crate::exposure::exposure(
-            (eye - near.position) / distance.max(1.0),
+            (system_eye - near.position) / distance.max(1.0),
             (-near.position).normalize_or(DVec3::Y),
             altitude,
             f64::from(near.terrain.recipe.atmosphere.height_m),
@@ -993,6 +1029,10 @@ impl Renderer {
             ],
             viewport: [size.0 as f32, size.1 as f32, NEAR_M, world.planets.len().min(MAX_PLANETS) as f32],
             planets,
+            sky_rotation: {
+                let m = glam::Mat3::from_quat(frame.to_system().as_quat());
+                [m.x_axis, m.y_axis, m.z_axis].map(|c| [c.x, c.y, c.z, 0.0])
+            },
         }
     }
 }

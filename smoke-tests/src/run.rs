@@ -194,6 +194,7 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
     let start = Instant::now();
     for i in 0..count {
         let t = i as f64 * dt;
+        capture.world.set_time(scenario.clock_at(t));
         let (pose, fov_y) = pose_at(&capture.world, &stops, t)?;
         let camera = ViewCamera { pose, fov_y };
         let frame_start = Instant::now();

@@ -47,6 +47,14 @@ pub struct Scenario {
     /// edits the world starts with; none when omitted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<String>,
+    /// The world clock at the path's start, seconds (0 when omitted: the
+    /// planets stand as generated).
+    #[serde(default)]
+    pub time: f64,
+    /// Simulated seconds per second of path, 0..=10000 (0 when omitted: the
+    /// clock stands still, so the sun stays where the keyframes were chosen).
+    #[serde(default)]
+    pub time_scale: f64,
     /// Where it was loaded from (not in the file).
     #[serde(skip)]
     pub file: PathBuf,
@@ -80,6 +88,16 @@ impl Scenario {
         }
         if !(self.fps.is_finite() && (1.0..=120.0).contains(&self.fps)) {
             return Err(SmokeError::Field(format!("fps = {}: must be in 1..=120", self.fps)));
+        }
+        if !(0.0..=engine::clock::MAX_TIME_S).contains(&self.time) {
+            return Err(SmokeError::Field(format!(
+                "time = {}: must be in 0..={}",
+                self.time,
+                engine::clock::MAX_TIME_S
+            )));
+        }
+        if !(0.0..=10_000.0).contains(&self.time_scale) {
+            return Err(SmokeError::Field(format!("time_scale = {}: must be in 0..=10000", self.time_scale)));
         }
         if self.keyframes.is_empty() {
             return Err(SmokeError::Field("keyframes: needs at least one".into()));
@@ -115,6 +133,12 @@ impl Scenario {
     #[must_use]
     pub fn save_file(&self) -> Option<PathBuf> {
         self.save.as_ref().map(|s| self.file.parent().unwrap_or(Path::new(".")).join(s))
+    }
+
+    /// The world clock `t` seconds along the path.
+    #[must_use]
+    pub fn clock_at(&self, t: f64) -> f64 {
+        self.time + t * self.time_scale
     }
 
     /// The keyframes as views.

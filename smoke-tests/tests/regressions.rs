@@ -89,15 +89,19 @@ fn planted_regressions_are_caught_and_the_unchanged_build_matches() {
         moved.failures
     );
 
-    // An artificially slowed stage: every region job 40 ms longer. It shows
+    // An artificially slowed stage: every region job 150 ms longer (a
+    // debug build's jobs take tens of milliseconds; 40 ms more once read
+    // only 1.2x under a busy CI). It shows
     // in the job times, the time to settle at the keyframes and the regions
     // per second; which of them crosses its allowance first depends on how
     // busy the machine is, so any of them will do.
     write_scenario(&dir, "default");
     let mut slow = options(&dir, "slow");
-    slow.run.slow_builds = Duration::from_millis(40);
+    slow.run.slow_builds = Duration::from_millis(150);
     let slowed = run_smoke(&slow, quiet).unwrap();
-    assert!(!slowed.passed);
+    let ratios: Vec<String> =
+        slowed.scenarios[0].comparison.metrics.iter().map(|m| format!("{} {:.2}", m.name, m.ratio)).collect();
+    assert!(!slowed.passed, "the slow stage passed: {ratios:?}");
     let timing = ["region job ms p50", "settle s", "s per 1000 regions"];
     assert!(
         slowed.failures.iter().any(|f| timing.iter().any(|t| f.contains(t))),

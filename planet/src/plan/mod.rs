@@ -3,9 +3,11 @@
 //! the whole world.
 
 mod planet_plan;
+mod spin;
 mod system_plan;
 
 pub use planet_plan::PlanetPlan;
+pub use spin::{DAY_S, Spin, TILT_DEG};
 pub(crate) use system_plan::name_from;
 pub use system_plan::{PlanetSlot, SunPlan, SystemPlan};
 
@@ -22,6 +24,18 @@ pub struct PlannedSystem {
     pub system: SystemPlan,
     /// Every planet's full plan, in index order.
     pub planets: Vec<PlanetPlan>,
+    /// Every planet's spin, in index order (not signed: it moves the world,
+    /// it does not make it; absent from older dumps, then derived).
+    #[serde(default)]
+    pub spins: Vec<Spin>,
+}
+
+/// What the signature hashes: the plans, not the spins. Field names as in
+/// `PlannedSystem`, so signatures are those of the plans alone as before.
+#[derive(Serialize)]
+struct SignedSystem<'a> {
+    system: &'a SystemPlan,
+    planets: &'a [PlanetPlan],
 }
 
 impl PlannedSystem {
@@ -42,7 +56,20 @@ impl PlannedSystem {
                 Err(e) => errors.extend(e),
             }
         }
-        if errors.is_empty() { Ok(Self { system, planets }) } else { Err(RecipeErrors(errors)) }
+        let spins = system
+            .planets
+            .iter()
+            .map(|slot| {
+                let derived = Spin::derive(system.seed, slot.index);
+                let over = recipe.planets.iter().find(|o| o.index == slot.index);
+                Spin {
+                    day_s: over.and_then(|o| o.day_s).unwrap_or(derived.day_s),
+                    tilt_deg: over.and_then(|o| o.tilt_deg).unwrap_or(derived.tilt_deg),
+                    ..derived
+                }
+            })
+            .collect();
+        if errors.is_empty() { Ok(Self { system, planets, spins }) } else { Err(RecipeErrors(errors)) }
     }
 
     /// Parses and plans a system recipe in JSON.
@@ -59,7 +86,13 @@ impl PlannedSystem {
     /// The system's signature: hashes every planned number and `GENERATOR_VERSION`.
     #[must_use]
     pub fn signature(&self) -> Signature {
-        Signature::of("system", self)
+        Signature::of("system", &SignedSystem { system: &self.system, planets: &self.planets })
+    }
+
+    /// Planet `index`'s spin (derived when a dump carried none).
+    #[must_use]
+    pub fn spin(&self, index: u32) -> Spin {
+        self.spins.get(index as usize).copied().unwrap_or_else(|| Spin::derive(self.system.seed, index))
     }
 
     /// The planet with `index`, if the system has it.

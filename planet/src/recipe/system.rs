@@ -8,7 +8,8 @@
 //!                  "sea": { "level_m": 40 }, "materials": { "3": { "color": [0.1, 0.4, 0.1] } } } ] }
 //! ```
 //!
-//! A planet entry's fields other than `index`, `seed`, `kind` and `name` are
+//! A planet entry's fields other than `index`, `seed`, `kind`, `name`,
+//! `day_s` and `tilt_deg` (its spin, `plan::Spin`) are
 //! merged over the recipe derived from the planet's seed: objects key by key,
 //! lists either whole (a JSON array) or element by element (an object whose
 //! keys are indices), everything else replaced.
@@ -58,6 +59,12 @@ pub struct PlanetOverride {
     /// Replaces the planet's derived name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Replaces the planet's derived day length, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub day_s: Option<f64>,
+    /// Replaces the planet's derived axis tilt, degrees.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tilt_deg: Option<f64>,
     /// Planet-recipe fields merged over the derived recipe.
     #[serde(flatten)]
     pub recipe: Map<String, Value>,
@@ -157,7 +164,8 @@ impl PlanetOverride {
             return None;
         };
         let before = errors.len();
-        let mut entry = Self { index: 0, seed: None, kind: None, name: None, recipe: Map::new() };
+        let mut entry =
+            Self { index: 0, seed: None, kind: None, name: None, day_s: None, tilt_deg: None, recipe: Map::new() };
         let mut has_index = false;
         for (key, v) in map {
             let at = join_path(path, key);
@@ -177,6 +185,8 @@ impl PlanetOverride {
                 }
                 "seed" => entry.seed = u64_field(&at, v, errors),
                 "name" => entry.name = string_field(&at, v, 1..=32, errors),
+                "day_s" => entry.day_s = number_field(&at, v, crate::plan::DAY_S, errors),
+                "tilt_deg" => entry.tilt_deg = number_field(&at, v, crate::plan::TILT_DEG, errors),
                 "kind" => match v.as_str().map(str::parse::<PlanetKind>) {
                     Some(Ok(kind)) => entry.kind = Some(kind),
                     Some(Err(msg)) => errors.push(RecipeError::value(at, short(v), msg)),
@@ -251,6 +261,25 @@ fn unknown_field(path: &str, key: &str, expected: &[&str]) -> RecipeError {
     RecipeError::field(join_path(path, key), format!("unknown field; expected one of {}", expected.join(", ")))
 }
 
+fn number_field(
+    path: &str,
+    v: &Value,
+    range: std::ops::RangeInclusive<f64>,
+    errors: &mut Vec<RecipeError>,
+) -> Option<f64> {
+    match v.as_f64() {
+        Some(x) if range.contains(&x) => Some(x),
+        _ => {
+            errors.push(RecipeError::value(
+                path,
+                short(v),
+                format!("must be a number in {}..={}", range.start(), range.end()),
+            ));
+            None
+        }
+    }
+}
+
 fn u64_field(path: &str, v: &Value, errors: &mut Vec<RecipeError>) -> Option<u64> {
     let n = v.as_u64();
     if n.is_none() {
@@ -301,6 +330,23 @@ mod tests {
         assert_eq!(r.planets[0].kind, Some(PlanetKind::Ocean));
         assert_eq!(r.planets[0].recipe["radius_m"], 3000);
         assert_eq!(SystemRecipe::from_json(&r.to_json()).unwrap(), r);
+    }
+
+    #[test]
+    fn spin_overrides_parse_and_name_their_range() {
+        let text = r#"{ "seed": 1, "planets": [ { "index": 2, "day_s": 600, "tilt_deg": 23.5 } ] }"#;
+        let r = SystemRecipe::from_json(text).unwrap();
+        assert_eq!((r.planets[0].day_s, r.planets[0].tilt_deg), (Some(600.0), Some(23.5)));
+        assert!(r.planets[0].recipe.is_empty(), "spin is not a planet-recipe field");
+        assert_eq!(SystemRecipe::from_json(&r.to_json()).unwrap(), r);
+        let plan = crate::PlannedSystem::build(&r).unwrap();
+        assert_eq!((plan.spin(2).day_s, plan.spin(2).tilt_deg), (600.0, 23.5));
+        assert_eq!(plan.spin(1), crate::Spin::derive(1, 1));
+        for (field, bad) in [("day_s", "59"), ("day_s", "\"long\""), ("tilt_deg", "-1"), ("tilt_deg", "181")] {
+            let text = format!(r#"{{ "seed": 1, "planets": [ {{ "index": 0, "{field}": {bad} }} ] }}"#);
+            let e = SystemRecipe::from_json(&text).unwrap_err().to_string();
+            assert!(e.contains(&format!("planets[0].{field}")) && e.contains("must be a number in"), "{e}");
+        }
     }
 
     #[test]

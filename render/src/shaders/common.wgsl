@@ -26,6 +26,8 @@ struct Frame {
     // x, y: viewport size, px; z: near plane, m; w: planet count.
     viewport: vec4<f32>,
     planets: array<PlanetGpu, 8>,
+    // Frame to system axes: the stars are fixed in the latter.
+    sky_rotation: mat3x3<f32>,
 };
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -51,7 +53,8 @@ struct Scatter {
 
 // Single scattering along the camera ray `dir` up to `t_max` through one
 // planet's atmosphere: an exponential shell (scale height a quarter of its
-// height) lit where its ground faces the sun. Eight steps: enough for a haze
+// height) lit where its ground faces the sun, by sunlight reddened through
+// the air it crossed on the way. Eight steps: enough for a haze
 // that reads right from the ground and as a rim from space. `strength`
 // scales the air: the sky takes 1; the ground's haze takes less, because a
 // true-to-scale atmosphere on a planet a few kilometres across would hide
@@ -74,6 +77,11 @@ fn atmosphere(p: PlanetGpu, dir: vec3<f32>, t_max: f32, strength: f32) -> Scatte
         return out;
     }
     let scale_height = height * 0.25;
+    let mu_eye = max(dot(normalize(o), p.sun.xyz), 0.0);
+    // ... towards the sun; away from it the sky keeps each sample's own sun
+    // (the twilight sky overhead stays blue).
+    let inside = (1.0 - smoothstep(height, 2.0 * height, length(o) - radius))
+        * smoothstep(0.2, 0.95, dot(dir, p.sun.xyz));
     // Scattering falls steeply with the colour's weakness (Rayleigh goes as
     // the inverse fourth power of wavelength): cubing the recipe's colour
     // keeps the sky saturated instead of a pale grey.
@@ -87,12 +95,27 @@ fn atmosphere(p: PlanetGpu, dir: vec3<f32>, t_max: f32, strength: f32) -> Scatte
         let r = length(pos);
         let rho = exp(-max(r - radius, 0.0) / scale_height);
         depth += rho * dt;
-        let lit = smoothstep(-0.2, 0.15, dot(pos / r, p.sun.xyz));
-        light += lit * rho * dt * exp(-beta * depth);
+        let up_sun = dot(pos / r, p.sun.xyz);
+        let lit = smoothstep(-0.2, 0.15, up_sun);
+        // Dawn and dusk: sunlight reaching this sample crosses more air
+        // the lower its sun (an airmass of 1 overhead, about 40 on the
+        // horizon), and the air takes the blue first. Only the air beyond
+        // the overhead path counts, so the midday sky is as it was.
+        // Seen from inside the air, the sun's height over the eye's own
+        // ground caps it: on a planet a few kilometres across the air a
+        // couple of kilometres off has its sun ~30 degrees higher, and the
+        // dusk sky would stay blue; the eye reads the sky as Earth's.
+        let mu_s = mix(max(up_sun, 0.0), min(max(up_sun, 0.0), mu_eye), inside);
+        let airmass = 1.0 / (mu_s + 0.025 * exp(-11.0 * mu_s));
+        let toward_sun = rho * scale_height * (airmass - 1.0);
+        light += lit * rho * dt * exp(-beta * (depth + toward_sun));
     }
     let mu = max(dot(dir, p.sun.xyz), 0.0);
     let phase = 0.8 + 0.6 * pow(mu, 8.0);
-    out.inscatter = light * beta * frame.sun_color.rgb * phase;
+    // Haze (Mie: grey, thrown forward) around the sun: with the light
+    // reddened above, the glow of a low sun is orange, not the air's hue.
+    let haze = density * (2.4 / height) * strength * 0.08 * pow(mu, 6.0);
+    out.inscatter = light * (beta * phase + vec3<f32>(haze)) * frame.sun_color.rgb;
     out.transmittance = exp(-beta * depth);
     return out;
 }

@@ -24,16 +24,18 @@ fn hash3(p: vec3<f32>) -> f32 {
 @fragment
 fn fs_sky(in: SkyOut) -> @location(0) vec4<f32> {
     let dir = view_ray(in.ndc);
-    // Stars: one in a few hundred cells of a direction grid, each a point
-    // about a pixel across whatever the field of view (fwidth is the
+    // Stars: one in a few hundred cells of a direction grid (in system
+    // axes: they stay put while the planet under the camera turns), each a
+    // point about a pixel across whatever the field of view (fwidth is the
     // pixel's angular size).
-    let cell = floor(dir * 300.0);
+    let star_dir = frame.sky_rotation * dir;
+    let cell = floor(star_dir * 300.0);
     let h = hash3(cell);
     var stars = vec3<f32>(0.0);
     let jitter = vec3<f32>(hash3(cell + 17.0), hash3(cell + 31.0), hash3(cell + 47.0)) - 0.5;
     let star = normalize((cell + 0.5 + jitter * 0.6) / 300.0);
-    let pixel = max(length(fwidth(dir)), 1e-5);
-    if h > 0.997 && length(dir - star) < pixel * 0.75 {
+    let pixel = max(length(fwidth(star_dir)), 1e-5);
+    if h > 0.997 && length(star_dir - star) < pixel * 0.75 {
         stars = vec3<f32>(0.6 + 2.0 * (h - 0.997) * 300.0);
     }
     var c = vec3<f32>(0.0);

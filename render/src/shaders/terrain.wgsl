@@ -12,6 +12,8 @@ struct Draw {
     texture_origin: vec4<f32>,
     // x: planet index.
     info: vec4<f32>,
+    // Planet-local to frame axes (identity but for other planets' proxies).
+    rotation: mat3x3<f32>,
 };
 
 struct MaterialGpu {
@@ -61,12 +63,14 @@ fn octahedral_decode(e: vec2<f32>) -> vec3<f32> {
 @vertex
 fn vs_terrain(in: VsIn) -> VsOut {
     var out: VsOut;
-    let relative = draw.offset.xyz + in.position;
+    let relative = draw.offset.xyz + draw.rotation * in.position;
     out.clip = frame.view_proj * vec4<f32>(relative, 1.0);
     out.relative = relative;
     out.planet_local = draw.texture_origin.xyz + in.position;
+    // The smooth normal weighs the triplanar projection of planet-local
+    // positions, so it stays in planet-local axes.
     out.smooth_normal = octahedral_decode(in.smooth_normal);
-    out.face_normal = octahedral_decode(in.face_normal);
+    out.face_normal = draw.rotation * octahedral_decode(in.face_normal);
     let base = u32(draw.texture_origin.w);
     out.materials = vec2<u32>(base + (in.packed & 0xffu), base + ((in.packed >> 8u) & 0xffu));
     out.blend = f32(in.packed >> 16u) / 65535.0;

@@ -8,6 +8,8 @@ struct Draw {
     texture_origin: vec4<f32>,
     // x: planet index; yzw: the sea's colour.
     info: vec4<f32>,
+    // Planet-local to frame axes (identity but for other planets' proxies).
+    rotation: mat3x3<f32>,
 };
 
 @group(1) @binding(0) var<uniform> draw: Draw;
@@ -21,7 +23,7 @@ struct WaterOut {
 @vertex
 fn vs_water(@location(0) position: vec3<f32>) -> WaterOut {
     var out: WaterOut;
-    out.relative = draw.offset.xyz + position;
+    out.relative = draw.offset.xyz + draw.rotation * position;
     out.clip = frame.view_proj * vec4<f32>(out.relative, 1.0);
     return out;
 }

@@ -58,6 +58,11 @@ pub struct Args {
     /// A saved world (`planet edit`): its edits are applied before streaming.
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    /// The world clock, seconds, 0..=1e11: planets stand as generated at 0
+    /// and turn from there (the view's lat and lon turn with its planet; the
+    /// sun moves). A `--path` starts at it and runs at real time.
+    #[arg(long, value_parser = engine::flags::time, value_name = "S", default_value_t = 0.0)]
+    time: f64,
 }
 
 /// The world for a command: the system, its settings, on `threads` job threads.
@@ -95,6 +100,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
     let mut world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
+    world.set_time(args.time);
     if let Some(save) = &args.save {
         load_save(&mut world, save)?;
     }
@@ -161,8 +167,9 @@ pub fn path_camera(world: &World, path: &CameraPath, t: f64) -> Result<ViewCamer
         .get(path.planet as usize)
         .ok_or_else(|| Failure::Invalid(format!("path {}: planet {} is not in the system", path.name, path.planet)))?;
     let local = path.camera(&planet.terrain, t);
-    let position = planet.position + local.position;
-    Ok(ViewCamera::new(Pose::looking(position, local.forward, local.position.normalize())))
+    let position = planet.to_system(local.position);
+    let forward = planet.vector_to_system(local.forward);
+    Ok(ViewCamera::new(Pose::looking(position, forward, planet.vector_to_system(local.position.normalize()))))
 }
 
 /// Flies `path`, drawing every frame; prints per-frame CPU times.
@@ -177,6 +184,7 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
     let mut last = None;
     for frame in 0..frames {
         let t = (frame as f64 * dt).min(path.duration());
+        capture.world.set_time(args.time + t);
         let camera = path_camera(&capture.world, path, t)?;
         let start = Instant::now();
         capture.world.update(&camera.engine_camera(aspect));

@@ -6,6 +6,11 @@
 //! altitude, speed, the nearest planet, its nearest town (name, distance and
 //! bearing; a cyan beacon floats 60 m over it) and the regions ready and queued.
 //!
+//! Planets turn on the world clock (`--time` to start at, `--time-scale`,
+//! and `P` cycles paused, 1x, 10x, 100x and 1000x); the title reads the
+//! local solar time under the camera and the scale. Walking or hovering,
+//! the player turns with the ground.
+//!
 //! `G` toggles walk mode: gravity towards the planet's centre (the recipe's
 //! `gravity_mps2`), walking on the terrain's colliders (`engine::physics`),
 //! Space to jump, slopes too steep to stand on slide the walker off; `G`
@@ -80,6 +85,12 @@ pub struct Args {
     /// Seconds between autosaves of --save while there are new edits, 1..=86400 (and always on quitting).
     #[arg(long, value_parser = engine::flags::seconds, value_name = "S", default_value_t = 60.0)]
     autosave: f64,
+    /// The world clock at the start, seconds, 0..=1e11 (planets stand as generated at 0).
+    #[arg(long, value_parser = engine::flags::time, value_name = "S", default_value_t = 0.0)]
+    time: f64,
+    /// Simulated seconds per real second, 0..=1000 (0: paused; `P` cycles 0, 1, 10, 100, 1000).
+    #[arg(long, value_parser = engine::flags::time_scale, value_name = "X", default_value_t = 1.0)]
+    time_scale: f64,
 }
 
 /// One step of an input script: these keys held (and this look rate) until `until`.
@@ -173,6 +184,8 @@ pub fn run_default() -> Result<(), Failure> {
             screenshot: None,
             save: None,
             autosave: 60.0,
+            time: 0.0,
+            time_scale: 1.0,
         };
         return run(&args);
     }
@@ -196,6 +209,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?),
     };
     let mut world = world(args.system.as_deref(), args.threads)?;
+    world.set_time(args.time);
+    world.set_time_scale(args.time_scale);
     if let Some(save) = args.save.as_deref().filter(|p| p.exists()) {
         super::capture::load_save(&mut world, save)?;
     }
@@ -355,6 +370,7 @@ fn key_name(code: KeyCode) -> Option<&'static str> {
         KeyCode::BracketLeft => "smaller",
         KeyCode::BracketRight => "larger",
         KeyCode::KeyB => "shape",
+        KeyCode::KeyP => "time",
         _ => return None,
     })
 }
@@ -413,6 +429,11 @@ impl Client {
                     self.tool.cube = !self.tool.cube;
                     continue;
                 }
+                "time" => {
+                    let scale = self.world.cycle_time_scale();
+                    errln!("time scale {}", time_scale(scale));
+                    continue;
+                }
                 "dig" => Operation::Dig,
                 "fill" => Operation::Fill,
                 "flatten" => Operation::Flatten,
@@ -439,7 +460,7 @@ impl Client {
     /// (planet, planet-local metres): the beacon the client marks it with.
     fn nearest_town(&self) -> Option<(u32, glam::DVec3)> {
         let (planet, _) = self.world.nearest(self.player.pose.position);
-        let here = (self.player.pose.position - planet.position).normalize_or(glam::DVec3::Y).as_vec3();
+        let here = planet.to_local(self.player.pose.position).normalize_or(glam::DVec3::Y).as_vec3();
         let (s, _) = planet.terrain.settlements.nearest(here)?;
         let lift = f64::from(planet.terrain.recipe.radius_m + s.height_m) + 60.0;
         Some((planet.index, s.centre.as_dvec3() * lift))
@@ -449,7 +470,12 @@ impl Client {
         let (planet, _) = self.world.nearest(self.player.pose.position);
         let name = &self.world.system.planets[planet.index as usize].name;
         // The nearest settlement of that planet: its name, distance and bearing.
-        let here = (self.player.pose.position - planet.position).normalize_or(glam::DVec3::Y).as_vec3();
+        let here = planet.to_local(self.player.pose.position).normalize_or(glam::DVec3::Y).as_vec3();
+        let clock = format!(
+            "{} {}",
+            engine::clock::clock_text(planet.solar_hours(here.as_dvec3())),
+            time_scale(self.world.clock().scale())
+        );
         let town = planet.terrain.settlements.nearest(here).map_or_else(
             || "no towns".to_owned(),
             |(s, d)| {
@@ -467,7 +493,7 @@ impl Client {
         };
         let aim = self.aim.map_or_else(|| "nothing in reach".to_owned(), |a| format!("at {}", metres(a.distance)));
         format!(
-            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} | {town} | regions {ready} ready, {queued} queued | {} {} m {}, {aim} | {} edits",
+            "planet: {fps:.0} fps | alt {altitude} | {} | {} | near {name} {clock} | {town} | regions {ready} ready, {queued} queued | {} {} m {}, {aim} | {} edits",
             speed(self.player.speed),
             self.player.mode_name(),
             self.tool.op.name(),
@@ -485,13 +511,18 @@ const SCRIPT_WAIT_S: f64 = 60.0;
 const SCRIPT_DT: f64 = 1.0 / 30.0;
 
 /// Keys an input script may hold.
-const KEYS: [&str; 16] = [
+const KEYS: [&str; 17] = [
     "w", "a", "s", "d", "up", "down", "boost", "walk", "jump", "dig", "fill", "flatten", "smooth", "smaller", "larger",
-    "shape",
+    "shape", "time",
 ];
 
 fn key_str(k: &str) -> Option<&'static str> {
     KEYS.into_iter().find(|&n| n == k)
+}
+
+/// A time scale as the title and the console say it: `paused`, `x100`.
+fn time_scale(scale: f64) -> String {
+    if scale == 0.0 { "paused".to_owned() } else { format!("x{scale}") }
 }
 
 fn metres(m: f64) -> String {
@@ -662,6 +693,8 @@ impl Client {
             }
             (Some(_), None) => -1.0,
         };
+        // The world clock: by the frame's (or the script's) time at its scale.
+        self.world.advance_clock(dt);
         self.step(dt, clock);
         let Some(w) = &self.window else { return };
         let (width, height) = w.surface.size();

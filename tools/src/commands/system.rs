@@ -40,8 +40,8 @@ pub fn table(system: &PlannedSystem) -> String {
     let _ = writeln!(out, "sun: radius {:.1} km at the origin\n", plan.sun.radius_m / 1000.0);
     let _ = writeln!(
         out,
-        "{:>2}  {:<10} {:<7} {:>9} {:>10} {:>9} {:>9}  {:<28} signature",
-        "#", "name", "kind", "radius", "elevation", "sea", "orbit", "position (km)"
+        "{:>2}  {:<10} {:<7} {:>9} {:>10} {:>9} {:>9} {:>8} {:>6}  {:<28} signature",
+        "#", "name", "kind", "radius", "elevation", "sea", "orbit", "day", "tilt", "position (km)"
     );
     for p in &system.planets {
         let r = &p.recipe;
@@ -49,7 +49,7 @@ pub fn table(system: &PlannedSystem) -> String {
         let pos = p.position_m / 1000.0;
         let _ = writeln!(
             out,
-            "{:>2}  {:<10} {:<7} {:>6.2} km {:>8.0} m {:>9} {:>6.0} km  {:<28} {}",
+            "{:>2}  {:<10} {:<7} {:>6.2} km {:>8.0} m {:>9} {:>6.0} km {:>5.1} min {:>5.1}°  {:<28} {}",
             p.index,
             p.name,
             p.kind.name(),
@@ -57,6 +57,8 @@ pub fn table(system: &PlannedSystem) -> String {
             r.elevation.max_rise_m(),
             sea,
             plan.planets[p.index as usize].orbit_m / 1000.0,
+            system.spin(p.index).day_s / 60.0,
+            system.spin(p.index).tilt_deg,
             format!("({:.1}, {:.1}, {:.1})", pos.x, pos.y, pos.z),
             p.signature()
         );

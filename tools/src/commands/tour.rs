@@ -28,18 +28,29 @@ pub struct Args {
     /// Seconds each view may take to settle, 0..=600.
     #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 60.0)]
     pub timeout: f64,
+    /// The world clock, seconds, 0..=1e11 (each planet's view is on its day
+    /// side at that time).
+    #[arg(long, value_parser = engine::flags::time, value_name = "S", default_value_t = 0.0)]
+    time: f64,
 }
 
 impl Default for Args {
     fn default() -> Self {
-        Self { system: None, out: PathBuf::from("planet-tour"), size: engine::flags::Size(1280, 720), timeout: 60.0 }
+        Self {
+            system: None,
+            out: PathBuf::from("planet-tour"),
+            size: engine::flags::Size(1280, 720),
+            timeout: 60.0,
+            time: 0.0,
+        }
     }
 }
 
 /// Runs the tour, printing each PNG's path once the folder is in place.
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = args.size.pair();
-    let world = world(args.system.as_deref(), None)?;
+    let mut world = world(args.system.as_deref(), None)?;
+    world.set_time(args.time);
     let count = world.planets.len() as u32;
     // The views first (they need the world), then the device takes it.
     let mut views = Vec::new();

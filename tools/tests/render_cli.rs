@@ -234,12 +234,16 @@ fn the_flight_client_flies_a_script_in_a_window_under_xvfb() {
         &[("DISPLAY", server.display.as_str())],
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    // The readout: fps, altitude, speed, nearest planet, its nearest town, regions.
+    // The readout: fps, altitude, speed, nearest planet with its local time
+    // and the clock's scale, its nearest town, regions.
     let err = stderr(&out);
     let readout = err.lines().find(|l| l.starts_with("planet: ")).unwrap_or_else(|| panic!("no readout: {err}"));
-    for part in [" fps | alt ", " | near Draraor | town ", " deg | regions ", " ready, ", " queued"] {
+    for part in [" fps | alt ", " | near Draraor ", " x1 | town ", " deg | regions ", " ready, ", " queued"] {
         assert!(readout.contains(part), "{readout}");
     }
+    let clock = readout.split(" | near Draraor ").nth(1).and_then(|r| r.split(' ').next()).unwrap_or("");
+    let hours: Vec<u32> = clock.split(':').filter_map(|x| x.parse().ok()).collect();
+    assert!(hours.len() == 2 && hours[0] < 24 && hours[1] < 60, "no local time in {readout}");
     // The window's last frame: sky on top, ground below, after climbing away.
     let image = assert_picture(&shot, (320, 180));
     let top = image.get_pixel(160, 2).0;

@@ -115,12 +115,79 @@ fn srgb_to_linear(s: f32) -> f32 {
 
 /// Linear RGB + height to RGBA8 (sRGB colour, linear alpha).
 fn encode(p: [f32; 4]) -> [u8; 4] {
-    let srgb = |c: f32| {
-        let c = c.clamp(0.0, 1.0);
-        let s = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * libm::powf(c, 1.0 / 2.4) - 0.055 };
-        (s * 255.0 + 0.5) as u8
-    };
-    [srgb(p[0]), srgb(p[1]), srgb(p[2]), (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8]
+    let table = SrgbTable::get();
+    [table.byte(p[0]), table.byte(p[1]), table.byte(p[2]), (p[3].clamp(0.0, 1.0) * 255.0 + 0.5) as u8]
+}
+
+/// A linear value's sRGB byte, worked out: the formula, one `powf` a call.
+fn srgb8(c: f32) -> u8 {
+    let c = c.clamp(0.0, 1.0);
+    let s = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * libm::powf(c, 1.0 / 2.4) - 0.055 };
+    (s * 255.0 + 0.5) as u8
+}
+
+/// Buckets of the linear range the table starts its count from.
+const BUCKETS: usize = 4096;
+
+/// `srgb8` by table: the same bytes without a `powf` (tested at and around
+/// every switch and over a million random values). The `powf` per channel
+/// was most of the material textures' time at startup (issue 21).
+struct SrgbTable {
+    /// For each byte k in 1..=255, the least linear value whose byte is at
+    /// least k, found by bisecting the f32 bit patterns of [0, 1] (the
+    /// bytes rise with the value).
+    thresholds: [f32; 255],
+    /// For each bucket j, how many thresholds are at most j / BUCKETS: where
+    /// the count of a value in the bucket after it starts (at most a byte
+    /// or two below the answer: the curve is steepest near 0, where a
+    /// bucket spans under one byte).
+    start: [u8; BUCKETS + 1],
+}
+
+impl SrgbTable {
+    fn get() -> &'static SrgbTable {
+        static TABLE: std::sync::OnceLock<SrgbTable> = std::sync::OnceLock::new();
+        TABLE.get_or_init(|| {
+            let thresholds: [f32; 255] = std::array::from_fn(|i| {
+                let k = i as u8 + 1;
+                let (mut lo, mut hi) = (0u32, 1f32.to_bits());
+                // Invariant: srgb8(lo) < k <= srgb8(hi).
+                while hi - lo > 1 {
+                    let mid = lo + (hi - lo) / 2;
+                    if srgb8(f32::from_bits(mid)) >= k {
+                        hi = mid;
+                    } else {
+                        lo = mid;
+                    }
+                }
+                f32::from_bits(hi)
+            });
+            let start = std::array::from_fn(|j| {
+                let at = j as f32 / BUCKETS as f32;
+                thresholds.partition_point(|&t| t <= at) as u8
+            });
+            SrgbTable { thresholds, start }
+        })
+    }
+
+    /// `srgb8(c)`: how many thresholds `c` reaches (NaN reads 0, as the
+    /// formula's clamp makes it).
+    fn byte(&self, c: f32) -> u8 {
+        if c.is_nan() || c <= 0.0 {
+            return 0;
+        }
+        if c >= 1.0 {
+            return 255;
+        }
+        // The bucket before c's: its count is a lower bound whatever way
+        // c * BUCKETS rounded.
+        let j = ((c * BUCKETS as f32) as usize).saturating_sub(1);
+        let mut k = usize::from(self.start[j]);
+        while k < 255 && self.thresholds[k] <= c {
+            k += 1;
+        }
+        k as u8
+    }
 }
 
 /// The pattern at tile coordinates (u, v) in [0, 1): the share of the accent
@@ -229,6 +296,30 @@ fn worley(u: f32, v: f32, period: i32, seed: u32) -> (f32, f32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table gives the formula's byte at and around every switch (a
+    /// thousand f32 steps each side) and over a million random values,
+    /// out-of-range and NaN values included.
+    #[test]
+    fn srgb_bytes_by_table_are_the_formulas() {
+        let table = SrgbTable::get();
+        for &t in &table.thresholds {
+            let bits = t.to_bits();
+            for b in bits.saturating_sub(1000)..=bits + 1000 {
+                let c = f32::from_bits(b);
+                assert_eq!(table.byte(c), srgb8(c), "at {c:e}");
+            }
+        }
+        let mut h = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1_000_000 {
+            h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let c = (h >> 40) as f32 / (1u64 << 24) as f32 * 1.2 - 0.1;
+            assert_eq!(table.byte(c), srgb8(c), "at {c:e}");
+        }
+        for c in [f32::NAN, -1.0, -0.0, 0.0, f32::MIN_POSITIVE, 1.0, 2.0, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(table.byte(c), srgb8(c), "at {c}");
+        }
+    }
 
     #[test]
     fn layers_tile_without_a_seam_and_have_every_mip() {

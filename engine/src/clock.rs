@@ -26,12 +26,6 @@ impl Default for WorldClock {
 }
 
 impl WorldClock {
-    /// A clock at `time_s` running at real time (clamped to `0..=MAX_TIME_S`).
-    #[must_use]
-    pub fn at(time_s: f64) -> Self {
-        Self { time_s: clamp_time(time_s), scale: 1.0 }
-    }
-
     /// Simulated seconds since the world began.
     #[must_use]
     pub fn time_s(&self) -> f64 {
@@ -104,7 +98,8 @@ mod tests {
 
     #[test]
     fn the_clock_runs_at_its_scale_and_pauses() {
-        let mut c = WorldClock::at(100.0);
+        let mut c = WorldClock::default();
+        c.set_time(100.0);
         assert_eq!(c.advance(0.5), 0.5);
         c.set_scale(100.0);
         assert_eq!(c.advance(0.5), 50.0);

@@ -112,6 +112,12 @@ impl WorldPlanet {
         self.orientation * v
     }
 
+    /// A system-space streaming camera in this planet's local space.
+    #[must_use]
+    pub fn camera_to_local(&self, camera: &Camera) -> Camera {
+        Camera { position: self.to_local(camera.position), forward: self.vector_to_local(camera.forward), ..*camera }
+    }
+
     /// Unit direction from the centre to the sun (at the system's origin),
     /// in local axes: where noon is now.
     #[must_use]
@@ -433,13 +439,7 @@ impl World {
         }
         let planets = &self.planets;
         self.attached.as_mut().map(|a| {
-            let planet = &planets[a.planet as usize];
-            let local = Camera {
-                position: planet.to_local(camera.position),
-                forward: planet.vector_to_local(camera.forward),
-                ..*camera
-            };
-            a.report = a.streamer.update(&local);
+            a.report = a.streamer.update(&planets[a.planet as usize].camera_to_local(camera));
             &a.report
         })
     }

@@ -378,12 +378,7 @@ pub fn objects_within(
     let mut counts = [0; planet::scatter::KINDS.len()];
     let Some(attached) = world.attached() else { return counts };
     // In the planet's local space, where its objects are.
-    let planet = &world.planets[attached.planet as usize];
-    let camera = &engine::Camera {
-        position: planet.to_local(camera.position),
-        forward: planet.vector_to_local(camera.forward),
-        ..*camera
-    };
+    let camera = &world.planets[attached.planet as usize].camera_to_local(camera);
     let eye = camera.position;
     for region in attached.streamer.shown_regions() {
         let Some(scatter) = &region.scatter else { continue };

@@ -72,6 +72,12 @@ struct DrawGpu {
 
 const _: () = assert!(size_of::<DrawGpu>() as u64 == DRAW_SLOT);
 
+/// A rotation as the shaders' `mat3x3<f32>` takes it: three padded columns.
+fn columns(rotation: DQuat) -> [[f32; 4]; 3] {
+    let m = glam::Mat3::from_quat(rotation.as_quat());
+    [m.x_axis, m.y_axis, m.z_axis].map(|c| [c.x, c.y, c.z, 0.0])
+}
+
 /// The camera a frame is drawn from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ViewCamera {
@@ -674,7 +680,7 @@ impl Renderer {
                 if !cull.sees(origin, f64::from(mesh.radius)) {
                     continue;
                 }
-                let slot = self.slot(planet, origin - eye, region.origin, fade, water, DQuat::IDENTITY);
+                let slot = self.slot(planet, origin - eye, region.origin, fade, water);
                 draws.push((origin.distance(eye), mesh, slot, water));
             }
         }
@@ -684,7 +690,8 @@ impl Renderer {
             if !cull.sees(centre, f64::from(proxy.mesh.radius)) {
                 continue;
             }
-            let slot = self.slot(i as u32, centre - eye, DVec3::ZERO, fade, false, turned);
+            let slot =
+                DrawGpu { rotation: columns(turned), ..self.slot(i as u32, centre - eye, DVec3::ZERO, fade, false) };
             draws.push((centre.distance(eye) - world.planets[i].radius, &proxy.mesh, slot, false));
         }
         // Opaque front to back (early depth rejects more), those fully shown
@@ -735,16 +742,14 @@ impl Renderer {
             (self.draw_buffer, self.draw_group) = draw_slots(&self.gpu.device, &self.draw_layout, self.draw_capacity);
         }
         // A batch's instances are camera-relative and carry their fades and glides.
-        let object_slot =
-            |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY);
-        let building_slot =
-            |b: &BuildingBatch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY);
+        let object_slot = |b: &crate::batch::Batch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
+        let building_slot = |b: &BuildingBatch| self.slot(b.planet, DVec3::ZERO, DVec3::ZERO, 1.0, false);
         let slots: Vec<DrawGpu> = draws
             .iter()
             .map(|d| d.2)
             .chain(objects.iter().map(object_slot))
             .chain(building_batches.iter().map(building_slot))
-            .chain(std::iter::once(self.slot(0, DVec3::ZERO, DVec3::ZERO, 1.0, false, DQuat::IDENTITY)))
+            .chain(std::iter::once(self.slot(0, DVec3::ZERO, DVec3::ZERO, 1.0, false)))
             .collect();
         if building_stream.len() > self.building_capacity {
             self.building_capacity = building_stream.len().next_power_of_two();
@@ -945,28 +950,18 @@ impl Renderer {
     }
 
     /// A draw's uniform slot.
-    #[allow(clippy::too_many_arguments)]
-    fn slot(
-        &self,
-        planet: u32,
-        offset: DVec3,
-        local_origin: DVec3,
-        fade: f32,
-        water: bool,
-        rotation: DQuat,
-    ) -> DrawGpu {
+    /// A draw's uniform slot, unturned (proxies of other planets set their `rotation`).
+    fn slot(&self, planet: u32, offset: DVec3, local_origin: DVec3, fade: f32, water: bool) -> DrawGpu {
         let first = self.first_layer.get(planet as usize).copied().unwrap_or(0);
         let sea = self.sea_colours.get(planet as usize).copied().unwrap_or([0.1, 0.3, 0.5]);
         let info = if water { [planet as f32, sea[0], sea[1], sea[2]] } else { [planet as f32, 0.0, 0.0, 0.0] };
         let o = offset.as_vec3();
         let t = local_origin.as_vec3();
-        let m = glam::Mat3::from_quat(rotation.as_quat());
-        let column = |c: Vec3| [c.x, c.y, c.z, 0.0];
         DrawGpu {
             offset: [o.x, o.y, o.z, fade],
             texture_origin: [t.x, t.y, t.z, first as f32],
             info,
-            rotation: [column(m.x_axis), column(m.y_axis), column(m.z_axis)],
+            rotation: columns(DQuat::IDENTITY),
             pad: [0.0; 40],
         }
     }
@@ -1029,10 +1024,7 @@ impl Renderer {
             ],
             viewport: [size.0 as f32, size.1 as f32, NEAR_M, world.planets.len().min(MAX_PLANETS) as f32],
             planets,
-            sky_rotation: {
-                let m = glam::Mat3::from_quat(frame.to_system().as_quat());
-                [m.x_axis, m.y_axis, m.z_axis].map(|c| [c.x, c.y, c.z, 0.0])
-            },
+            sky_rotation: columns(frame.to_system()),
         }
     }
 }

@@ -28,6 +28,7 @@ mod cache;
 mod camera;
 pub mod clock;
 pub mod coverage;
+pub mod creatures;
 pub mod flags;
 mod lod;
 pub mod nav;

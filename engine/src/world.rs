@@ -19,7 +19,7 @@ use parking_lot::Mutex;
 use planet::PlannedSystem;
 use planet::Spin;
 use planet::edit::save::{Save, SaveError};
-use planet::edit::{Edit, EditError, EditLog, RegionEdits};
+use planet::edit::{Edit, EditError, EditLog, Operation, RegionEdits};
 use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
 use planet::terrain::Terrain;
 
@@ -27,6 +27,7 @@ use crate::builder::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use crate::cache::RegionCache;
 use crate::camera::Camera;
 use crate::clock::WorldClock;
+use crate::physics::Colliders;
 use crate::streamer::{FrameReport, RegionJobs, StreamSettings, Streamer};
 
 /// How the world streams.
@@ -51,6 +52,8 @@ pub struct WorldSettings {
     /// Whether regions get their trees, rocks and grass (off only to
     /// measure what scatter costs: `planet capture --no-scatter`).
     pub scatter: bool,
+    /// How animals near the camera are brought in (`reach_m` 0: none).
+    pub creatures: crate::creatures::CreatureSettings,
 }
 
 impl Default for WorldSettings {
@@ -64,6 +67,7 @@ impl Default for WorldSettings {
             proxy_quads: PROXY_QUADS,
             slow_builds: Duration::ZERO,
             scatter: true,
+            creatures: crate::creatures::CreatureSettings::default(),
         }
     }
 }
@@ -202,6 +206,8 @@ pub struct World {
     /// Per planet, its edit log while no streamer holds it (the attached
     /// planet's is in its streamer: `World::edits` reads either).
     edits: Vec<EditLog>,
+    /// The attached planet's animals near the camera.
+    creatures: crate::creatures::Creatures,
 }
 
 impl World {
@@ -231,6 +237,7 @@ impl World {
                 .collect();
             handles.into_iter().map(|h| h.join().expect("proxy generation does not panic")).collect()
         });
+        let planet_count = planets.len();
         Self {
             system,
             edits: vec![EditLog::new(); planets.len()],
@@ -240,7 +247,15 @@ impl World {
             cache: Arc::new(Mutex::new(RegionCache::new(settings.cache_bytes))),
             attached: None,
             clock: WorldClock::default(),
+            creatures: crate::creatures::Creatures::new(planet_count, settings.creatures),
         }
+    }
+
+    /// The attached planet's animals near the camera, as the last update
+    /// placed them (planet-local; none in open space).
+    #[must_use]
+    pub fn creatures(&self) -> &[crate::creatures::CreatureView] {
+        self.creatures.shown()
     }
 
     /// The world clock.
@@ -306,7 +321,15 @@ impl World {
             });
         };
         let touched = match &mut self.attached {
-            Some(a) if a.planet == planet => a.streamer.edit(edit)?,
+            Some(a) if a.planet == planet => {
+                let touched = a.streamer.edit(edit)?;
+                // Animals in a dug or filled brush go with the ground.
+                let centre = Vec3::from(edit.centre).as_dvec3();
+                if matches!(edit.op, Operation::Dig | Operation::Fill) {
+                    self.creatures.remove_within(planet, centre, f64::from(edit.brush.reach_m()));
+                }
+                touched
+            }
             _ => {
                 let log = &mut self.edits[planet as usize];
                 log.push(&p.terrain, log.fit(&p.terrain, edit))?
@@ -324,6 +347,7 @@ impl World {
             *edits = log.edits().to_vec();
             *bakes = log.bakes();
         }
+        save.creatures = (0..self.planets.len() as u32).map(|p| self.creatures.changes(p)).collect();
         save
     }
 
@@ -339,6 +363,9 @@ impl World {
                 error,
             })?;
             logs.push(log);
+        }
+        for (i, changes) in save.creatures.iter().enumerate() {
+            self.creatures.set_changes(i as u32, changes);
         }
         for (i, log) in logs.into_iter().enumerate() {
             match &mut self.attached {
@@ -438,10 +465,44 @@ impl World {
             self.jobs.run_pending(usize::MAX);
         }
         let planets = &self.planets;
-        self.attached.as_mut().map(|a| {
+        if let Some(a) = self.attached.as_mut() {
             a.report = a.streamer.update(&planets[a.planet as usize].camera_to_local(camera));
-            &a.report
-        })
+        }
+        self.update_creatures(camera);
+        self.attached.as_ref().map(|a| &a.report)
+    }
+
+    /// Brings animals in around `camera` on the attached planet and places
+    /// them at the clock's time (none in open space, or from high up).
+    fn update_creatures(&mut self, camera: &Camera) {
+        let Some(a) = &self.attached else {
+            self.creatures.clear();
+            return;
+        };
+        let planet = &self.planets[a.planet as usize];
+        let local = planet.to_local(camera.position);
+        let settings = self.creatures.settings();
+        if settings.reach_m <= 0.0 || local.length() - planet.radius > settings.max_altitude_m {
+            self.creatures.clear();
+            return;
+        }
+        let colliders = Colliders::walkable(&a.streamer);
+        self.creatures.update(planet, &colliders, local, self.clock.time_s());
+    }
+
+    /// The animals: those brought in, and every planet's changes to its own.
+    #[must_use]
+    pub fn creature_state(&self) -> &crate::creatures::Creatures {
+        &self.creatures
+    }
+
+    /// Scares the animals within `radius_m` of `at` (system space) on the
+    /// attached planet: they run from it, then walk back to their paths.
+    /// Returns how many.
+    pub fn scare_creatures(&mut self, at: DVec3, radius_m: f64) -> usize {
+        let Some(a) = &self.attached else { return 0 };
+        let local = self.planets[a.planet as usize].to_local(at);
+        self.creatures.scare(a.planet, local, radius_m, self.clock.time_s())
     }
 
     /// Whether the attached planet's wanted regions are all ready (true in

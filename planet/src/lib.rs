@@ -24,6 +24,7 @@
 //! a hashed container's iteration order; f32 and f64 transcendentals go
 //! through libm (enforced by `planet/clippy.toml`).
 
+pub mod creatures;
 pub mod dump;
 pub mod edit;
 pub mod geometry;

@@ -1,6 +1,6 @@
 //! Drawing (DESIGN.md, "Rendering"): the only crate that depends on wgpu.
 //! A device for a window or headless (Mesa's lavapipe without a GPU), the sky,
-//! terrain, water, proxy, scatter-object, building and town-light pipelines (models generated at load time), uploads of ready regions with fades,
+//! terrain, water, proxy, scatter-object, creature, building and town-light pipelines (models generated at load time), uploads of ready regions with fades,
 //! material textures generated from the recipe, and captures to PNG.
 //!
 //! ```no_run
@@ -18,6 +18,7 @@
 mod batch;
 mod buildings;
 mod capture;
+mod creatures;
 mod error;
 mod exposure;
 mod frame;

@@ -20,6 +20,7 @@ use wgpu::util::DeviceExt;
 
 use crate::batch::{DrawnInstance, gather};
 use crate::buildings::{BuildingBatch, BuildingInstance, GpuBuildingModels, LightInstance};
+use crate::creatures::GpuCreatures;
 use crate::frame::RenderFrame;
 use crate::gpu::Gpu;
 use crate::meshes::{GpuMesh, GpuProxy, RegionStore};
@@ -153,6 +154,8 @@ pub struct FrameStats {
     pub buildings: u64,
     /// Town lights drawn.
     pub lights: u32,
+    /// Creatures drawn.
+    pub creatures: u64,
 }
 
 /// A depth buffer of one size.
@@ -209,6 +212,8 @@ pub struct Renderer {
     buildings: wgpu::RenderPipeline,
     lights: wgpu::RenderPipeline,
     building_models: GpuBuildingModels,
+    /// The creature models and the frame's creatures (`creatures.rs`).
+    creatures: GpuCreatures,
     /// The frame's buildings and town lights, and how many each buffer holds.
     building_stream: wgpu::Buffer,
     building_capacity: usize,
@@ -507,6 +512,7 @@ impl Renderer {
             &[],
         );
         let building_models = GpuBuildingModels::new(device);
+        let creatures = GpuCreatures::new(device, &frame_layout, format, common);
 
         let mut uploaded = 0;
         let proxies = world
@@ -547,6 +553,7 @@ impl Renderer {
             buildings,
             lights,
             building_models,
+            creatures,
             building_stream: stream_buffer(device, "buildings", 256 * size_of::<BuildingInstance>()),
             building_capacity: 256,
             light_stream: stream_buffer(device, "town lights", 256 * size_of::<LightInstance>()),
@@ -799,6 +806,7 @@ impl Renderer {
                 .collect();
             queue.write_buffer(&self.object_draws, 0, &args);
         }
+        self.creatures.upload(&self.gpu, world, &frame, eye, |c, r| cull.sees(c, r));
         let frame = self.frame_uniforms(world, &frame, camera, system_eye, aspect, (width, height), options);
         queue.write_buffer(&self.frame_buffer, 0, bytemuck::bytes_of(&frame));
 
@@ -889,6 +897,7 @@ impl Renderer {
                     i = end;
                 }
             }
+            self.creatures.draw(&mut pass, &mut stats);
             if !building_batches.is_empty() {
                 pass.set_pipeline(&self.buildings);
                 pass.set_vertex_buffer(0, self.building_models.vertices.slice(..));

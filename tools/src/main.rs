@@ -53,6 +53,8 @@ enum Command {
     Settlements(commands::settlements::Args),
     /// The settlement nearest a point of a planet: its distance and bearing.
     Nearest(commands::nearest::Args),
+    /// The herds near a point of a planet and where their animals are at a time.
+    Creatures(commands::creatures::Args),
     /// Export a region's meshes (and optionally its neighbours') as OBJ or PLY, with an optional PNG preview.
     Mesh(commands::mesh::Args),
     /// Build one region up to its scatter stage; print its objects per rule and kind, refusals and time.
@@ -113,6 +115,7 @@ fn main() -> ExitCode {
         Some(Command::Plan(args)) => commands::plan::run(&args),
         Some(Command::Settlements(args)) => commands::settlements::run(&args),
         Some(Command::Nearest(args)) => commands::nearest::run(&args),
+        Some(Command::Creatures(args)) => commands::creatures::run(&args),
         Some(Command::Mesh(args)) => commands::mesh::run(&args),
         Some(Command::Scatter(args)) => commands::scatter::run(&args),
         Some(Command::Edit(args)) => commands::edit::run(&args),

@@ -20,7 +20,9 @@
 //! (`Edit::to_bytes`: 32 bytes, a smooth's 56, its first byte saying which).
 //! A bake record is a planet index (u32), its place (u32: how many of the
 //! planet's edits come before it) and the bake (`Bake::to_bytes`: a LOD-0
-//! region's overrides and tombstones). A reader skips an optional record of a kind it does
+//! region's overrides and tombstones). An optional creatures record
+//! (kind 4, bit 31 set) is a planet's changes to animals
+//! (`creatures::encode_changes`). A reader skips an optional record of a kind it does
 //! not know (and keeps it, so a save passes through unchanged); a required
 //! one it does not know is refused as made by a newer program.
 
@@ -37,6 +39,7 @@ pub const MAX_RECORD_BYTES: u32 = 64 << 20;
 const WORLD: u32 = 1;
 const EDITS: u32 = 2;
 const BAKE: u32 = 3;
+const CREATURES: u32 = 4 | OPTIONAL;
 /// The bit that marks a record a reader may skip.
 pub const OPTIONAL: u32 = 1 << 31;
 
@@ -52,6 +55,8 @@ pub struct Save {
     /// Per planet, its bakes in order, each with its place: how many of
     /// the planet's edits come before it (`EditLog::bakes`).
     pub bakes: Vec<Vec<(u32, Bake)>>,
+    /// Per planet, the changes to its animals, ids increasing.
+    pub creatures: Vec<Vec<crate::creatures::CreatureChange>>,
     /// Optional records of kinds this build does not know: (kind, payload).
     pub extra: Vec<(u32, Vec<u8>)>,
 }
@@ -92,6 +97,7 @@ impl Save {
             generator_version: crate::GENERATOR_VERSION,
             planets: vec![Vec::new(); planets],
             bakes: vec![Vec::new(); planets],
+            creatures: vec![Vec::new(); planets],
             extra: Vec::new(),
         }
     }
@@ -144,6 +150,11 @@ impl Save {
                 payload.extend_from_slice(&before.to_le_bytes());
                 payload.extend_from_slice(&bake.to_bytes());
                 records.push((BAKE, payload));
+            }
+        }
+        for (planet, changes) in self.creatures.iter().enumerate() {
+            if !changes.is_empty() {
+                records.push((CREATURES, crate::creatures::encode_changes(planet as u32, changes)));
             }
         }
         records.extend(self.extra.iter().cloned());
@@ -217,6 +228,7 @@ impl Save {
                     }
                     save.planets = vec![Vec::new(); planets as usize];
                     save.bakes = vec![Vec::new(); planets as usize];
+                    save.creatures = vec![Vec::new(); planets as usize];
                     has_world = true;
                 }
                 _ if index == 0 => return Err(fail(&name, "the first record must be the world record".into())),
@@ -244,6 +256,19 @@ impl Save {
                         return Err(fail(&name, format!("placed before edit {before}, ahead of the bake before it")));
                     }
                     slot.push((before, bake));
+                }
+                CREATURES => {
+                    let (planet, changes) =
+                        crate::creatures::decode_changes(payload).map_err(|reason| fail(&name, reason))?;
+                    let planets = save.creatures.len();
+                    let slot = save
+                        .creatures
+                        .get_mut(planet as usize)
+                        .ok_or_else(|| fail(&name, format!("planet {planet}: the world has {planets} planets")))?;
+                    if !slot.is_empty() {
+                        return Err(fail(&name, format!("a second creatures record for planet {planet}")));
+                    }
+                    *slot = changes;
                 }
                 k if k & OPTIONAL != 0 => save.extra.push((k, payload.to_vec())),
                 _ => {
@@ -278,6 +303,7 @@ fn kind_name(kind: u32) -> String {
         WORLD => "world".into(),
         EDITS => "edits".into(),
         BAKE => "bake".into(),
+        CREATURES => "creatures".into(),
         k => format!("kind {k:#x}"),
     }
 }

@@ -336,6 +336,60 @@ impl Terrain {
     }
 }
 
+/// The 2D ground around one place, for many directions near it: what may
+/// reach it (rivers, towns) is found once (see `Terrain::ground_probe`).
+pub struct GroundProbe<'a> {
+    terrain: &'a Terrain,
+    near: RegionNear,
+    cell_m: f32,
+}
+
+/// The 2D ground at one direction (see `GroundProbe::at`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundSample {
+    /// The 2D terrain surface, metres above the base radius.
+    pub surface_m: f32,
+    /// River or lake water over the point (`NO_WATER` where none).
+    pub water_m: f32,
+    /// How much a building levels it, 0..=1.
+    pub structure: f32,
+}
+
+impl std::fmt::Debug for GroundProbe<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroundProbe").field("cell_m", &self.cell_m).field("towns", &self.near.towns).finish()
+    }
+}
+
+impl GroundProbe<'_> {
+    /// The 2D ground at `d` (unit, within the probe's reach).
+    #[must_use]
+    pub fn at(&mut self, d: Vec3) -> GroundSample {
+        let t = self.terrain;
+        let relief = t.relief(&mut self.near, d, t.coarse(d, self.cell_m), self.cell_m, 0.0);
+        GroundSample {
+            surface_m: relief.coarse.elevation_m + relief.height_m,
+            water_m: relief.water_m,
+            structure: relief.structure,
+        }
+    }
+}
+
+impl Terrain {
+    /// A probe of the 2D ground within `reach_m` of direction `centre`, its
+    /// fields' octaves limited as for cells of `cell_m` metres: a cheap
+    /// reading of coarse ground for paths planned before any region exists.
+    #[must_use]
+    pub fn ground_probe(&self, centre: Vec3, reach_m: f32, cell_m: f32) -> GroundProbe<'_> {
+        let angle = (reach_m / self.grid.radius_m).min(1.0);
+        let (s, c) = (libm::sinf(angle), libm::cosf(angle));
+        // Four directions on the reach's rim bound it for `region_near`.
+        let (a, b) = (centre.any_orthonormal_vector(), centre.cross(centre.any_orthonormal_vector()));
+        let rim = [centre * c + a * s, centre * c - a * s, centre * c + b * s, centre * c - b * s];
+        GroundProbe { terrain: self, near: self.region_near(rim.into_iter()), cell_m }
+    }
+}
+
 /// The surface at one direction (see `Terrain::surface_at`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SurfaceSample {

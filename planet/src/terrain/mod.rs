@@ -21,7 +21,7 @@ mod lattice;
 mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
-pub use columns::{Column, ColumnField, NO_WATER, SurfaceSample};
+pub use columns::{Column, ColumnField, GroundProbe, GroundSample, NO_WATER, SurfaceSample};
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit, grade};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};

@@ -1,6 +1,7 @@
 //! One file per `planet` subcommand.
 
 pub mod capture;
+pub mod creatures;
 pub mod dump;
 pub mod edit;
 pub mod fly;

@@ -46,6 +46,9 @@ pub struct CreatureView {
     pub colours: [Vec3; 2],
 }
 
+/// How near a walker comes before an animal runs from it, metres.
+pub const SCARE_M: f64 = 4.0;
+
 /// How near animals are brought in, and how they fade.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatureSettings {

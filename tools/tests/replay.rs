@@ -67,7 +67,7 @@ fn every_golden_region_dumps_and_replays_to_a_match() {
         let out = planet(&["replay", s(&dir), "--repeat", "1"]);
         let stdout = text(&out.stdout);
         assert_eq!(out.status.code(), Some(0), "{name}: {stdout}{}", text(&out.stderr));
-        assert!(stdout.contains("all 11 replayed stages match the dump"), "{name}: {stdout}");
+        assert!(stdout.contains("all 12 replayed stages match the dump"), "{name}: {stdout}");
         for stage in Pipeline::standard().stages() {
             assert!(
                 stdout.lines().any(|l| l.trim_start().starts_with(stage.name) && l.contains(" match ")),
@@ -88,7 +88,7 @@ fn replays_on_one_and_several_threads_match() {
     let c = planet(&["replay", s(&dir), "--from", "recipe", "--threads", "3", "--repeat", "3"]);
     for out in [&a, &b, &c] {
         assert_eq!(out.status.code(), Some(0), "{}{}", text(&out.stdout), text(&out.stderr));
-        assert!(text(&out.stdout).contains("all 11 replayed stages match the dump"));
+        assert!(text(&out.stdout).contains("all 12 replayed stages match the dump"));
     }
     assert!(text(&b.stdout).contains("median of 8 runs on 4 threads"));
     for stage in Pipeline::standard().stages() {
@@ -337,7 +337,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     assert!(stdout.contains("first difference: voxels["), "{stdout}");
     assert!(
         text(&out.stderr).contains(
-            "5 of 9 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
+            "5 of 10 replayed stages do not match the dump: voxels, cube_mesh, sphere_mesh, collider, navmesh"
         ),
         "{}",
         text(&out.stderr)
@@ -366,7 +366,7 @@ fn a_hand_edited_plan_replayed_from_its_stage_changes_the_slices() {
     // matches but the plan, which the unedited recipe plans as before.
     let again = planet(&["replay", s(&edited), "--repeat", "1"]);
     assert_eq!(again.status.code(), Some(1), "{}", text(&again.stdout));
-    assert!(text(&again.stderr).contains("1 of 11 replayed stages do not match the dump: planet_plan"));
+    assert!(text(&again.stderr).contains("1 of 12 replayed stages do not match the dump: planet_plan"));
     let again = planet(&["replay", s(&edited), "--repeat", "1", "--from", "planet_plan"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again.stdout));
 
@@ -402,12 +402,12 @@ fn bad_arguments_exit_2() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("nowhere: does not exist"));
     // `--from` takes a stage by type name too; a replay from the last stage has nothing to run.
-    let out = planet(&["replay", s(&dir), "--from", "NavMesh"]);
+    let out = planet(&["replay", s(&dir), "--from", "CreaturePaths"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("nothing to replay: navmesh is the last stage"));
+    assert!(text(&out.stdout).contains("nothing to replay: creature_paths is the last stage"));
     let out = planet(&["replay", s(&dir), "--from", "SphereMesh"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).contains("all 3 replayed stages match the dump"), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("all 4 replayed stages match the dump"), "{}", text(&out.stdout));
 }
 
 /// Sets the `back`-th `u32` from the end of a binary stage file's payload
@@ -474,7 +474,7 @@ fn a_changed_navmesh_input_is_a_mismatch() {
     assert!(first.contains("first difference: vertices[") || first.contains("first difference: polygons["), "{first}");
     // The scatter matches (nothing grows on this sea floor even dry), so the collider does.
     assert!(
-        text(&out.stderr).contains(" of 3 replayed stages do not match the dump: navmesh"),
+        text(&out.stderr).contains(" of 4 replayed stages do not match the dump: navmesh"),
         "{}",
         text(&out.stderr)
     );

@@ -18,6 +18,11 @@ use crate::scatter::MIN_FACE_SCALE;
 /// The width a herd cell aims at on the ground, metres.
 pub const HERD_CELL_M: f32 = 320.0;
 
+/// The LOD whose bottom regions own herds (a region there is about a herd
+/// cell across): the `creature_paths` stage lists a cell's herd in the
+/// region at this LOD, layer 0, whose column holds the cell's home.
+pub const HERD_LOD: u8 = 3;
+
 /// The share of a cell its home may be moved across.
 const JITTER: f32 = 0.5;
 
@@ -128,6 +133,37 @@ impl HerdGrid {
         cells
     }
 
+    /// The cells whose herds region `key` owns: none unless it is a bottom
+    /// region at [`HERD_LOD`] (or the planet's coarsest LOD, if coarser);
+    /// then those whose home lies in its column, sorted.
+    #[must_use]
+    pub fn owned_by(&self, planet: &crate::PlanetGrid, key: crate::RegionKey) -> Vec<HerdCell> {
+        let lod = HERD_LOD.min(planet.max_lod);
+        if key.lod != lod || key.z != 0 {
+            return Vec::new();
+        }
+        let span = 2.0 / planet.regions_across(lod) as f32;
+        let n = i32::from(self.cells);
+        let range = |x: u32| {
+            let lo = -1.0 + x as f32 * span;
+            let first = ((lo + 1.0) / self.units()) as i32 - 1;
+            let last = ((lo + span + 1.0) / self.units()) as i32 + 1;
+            first.max(0)..=last.min(n - 1)
+        };
+        let mut out = Vec::new();
+        for j in range(key.y) {
+            for i in range(key.x) {
+                let cell = HerdCell { face: key.face, i: i as u16, j: j as u16 };
+                let (face, u, v) = face_coords(self.home(cell));
+                let at = |t: f32| (((t + 1.0) / span) as u32).min(planet.regions_across(lod) - 1);
+                if face.index() == key.face && at(u) == key.x && at(v) == key.y {
+                    out.push(cell);
+                }
+            }
+        }
+        out
+    }
+
     /// Every cell of the planet (for tests and whole-planet listings).
     pub fn all(&self) -> impl Iterator<Item = HerdCell> + '_ {
         (0..6u8).flat_map(move |face| {
@@ -184,6 +220,32 @@ mod tests {
             for c in &near {
                 assert_eq!(grid.cell_of(grid.home(*c)), *c);
             }
+        }
+    }
+
+    #[test]
+    fn every_cell_is_owned_by_exactly_one_region() {
+        for (seed, radius) in [(1u64, 4_000.0f32), (2, 1_700.0), (3, 9_000.0)] {
+            let grid = HerdGrid::new(seed, radius);
+            let planet = crate::PlanetGrid::of_radius(radius);
+            let lod = HERD_LOD.min(planet.max_lod);
+            let mut owned = Vec::new();
+            for face in 0..6u8 {
+                for y in 0..planet.regions_across(lod) {
+                    for x in 0..planet.regions_across(lod) {
+                        let key = crate::RegionKey { face, lod, x, y, z: 0 };
+                        owned.extend(grid.owned_by(&planet, key));
+                        assert!(grid.owned_by(&planet, crate::RegionKey { z: 1, ..key }).is_empty());
+                    }
+                }
+            }
+            owned.sort_unstable();
+            let mut all: Vec<HerdCell> = grid.all().collect();
+            all.sort_unstable();
+            let mut once = owned.clone();
+            once.dedup();
+            assert_eq!(once.len(), owned.len(), "radius {radius}: a cell owned twice");
+            assert!(owned == all, "radius {radius}: {} cells owned of {}", owned.len(), all.len());
         }
     }
 }

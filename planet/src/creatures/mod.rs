@@ -11,7 +11,7 @@ mod path;
 mod record;
 mod species;
 
-pub use cells::{HERD_CELL_M, HerdCell, HerdGrid};
+pub use cells::{HERD_CELL_M, HERD_LOD, HerdCell, HerdGrid};
 pub use motion::{CYCLE_S, DAWN_SINE, DUSK_SINE, Daylight, Pose, WALK_SHARE, place_in_herd, walking_seconds};
 pub use path::{Fauna, Herd};
 pub use record::{CHANGE_BYTES, Change, CreatureChange, FLEE_PACE, FLEE_S, RETURN_S, decode_changes, encode_changes};

@@ -37,6 +37,7 @@ static STANDARD: LazyLock<Pipeline> = LazyLock::new(|| {
         &stages::SCATTER,
         &stages::COLLIDER,
         &stages::NAVMESH,
+        &stages::CREATURE_PATHS,
     ])
     .unwrap_or_else(|e| unreachable!("the standard table is well formed: {e}"))
 });

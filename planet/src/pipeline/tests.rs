@@ -160,6 +160,6 @@ fn the_engine_input_runs_the_region_stages_alone() {
     for (_, stage) in Pipeline::standard().region_stages() {
         assert_eq!(chain.get(stage), full.get(stage), "{stage}: the same bytes as a dump's chain");
     }
-    assert_eq!(chain.outputs().count(), 7);
+    assert_eq!(chain.outputs().count(), 8);
     assert_eq!(times.of(&stages::SYSTEM_PLAN), std::time::Duration::ZERO);
 }

@@ -69,8 +69,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
                     "height_m": height, "walking": pose.stride > 0.0, "flight_m": pose.flight_m })
             })
             .collect();
+        let (hlat, hlon) = lat_lon_of(home);
         listed.push(serde_json::json!({
-            "cell": herd.cell.to_string(), "species": species.name, "gait": species.gait.name(),
+            "cell": herd.cell.to_string(), "home_lat": hlat, "home_lon": hlon, "species": species.name, "gait": species.gait.name(),
             "activity": if species.activity == Activity::Day { "day" } else { "night" },
             "awake": awake, "count": herd.count, "distance_m": distance, "loop_m": herd.length_m(),
             "solar_time": clock_text(solar_hours(home, spin.axis(), sun_local)), "animals": members,
@@ -92,15 +93,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     );
     for h in &listed {
         outln!(
-            "  cell {}: {} {} {} ({} by {}, {} now, local {}), {:.0} m away, loop {:.0} m",
+            "  cell {}: {} {} {}s ({} animals, {} now, local {}), home {:.5},{:.5}, {:.0} m away, loop {:.0} m",
             h["cell"].as_str().unwrap_or(""),
             h["count"],
             h["species"].as_str().unwrap_or(""),
             h["gait"].as_str().unwrap_or(""),
-            if h["awake"].as_bool() == Some(true) { "about" } else { "lying down" },
             h["activity"].as_str().unwrap_or(""),
-            if h["awake"].as_bool() == Some(true) { "awake" } else { "asleep" },
+            if h["awake"].as_bool() == Some(true) { "about" } else { "lying down" },
             h["solar_time"].as_str().unwrap_or(""),
+            h["home_lat"].as_f64().unwrap_or(0.0),
+            h["home_lon"].as_f64().unwrap_or(0.0),
             h["distance_m"].as_f64().unwrap_or(0.0),
             h["loop_m"].as_f64().unwrap_or(0.0),
         );

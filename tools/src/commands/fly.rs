@@ -406,6 +406,10 @@ impl Client {
             look_deg: look,
         };
         self.player.step(&self.world, &input, dt);
+        if self.player.walking() {
+            // Animals shy from a walker within 4 m (they run, then walk back to their paths).
+            self.world.scare_creatures(self.player.pose.position, engine::creatures::SCARE_M);
+        }
         self.use_tool(&held);
     }
 

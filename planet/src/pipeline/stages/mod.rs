@@ -3,6 +3,7 @@
 
 mod collider;
 mod columns;
+mod creature_paths;
 mod cube_mesh;
 mod navmesh;
 mod planet_layout;
@@ -15,6 +16,7 @@ mod voxels;
 
 pub use collider::COLLIDER;
 pub use columns::COLUMNS;
+pub use creature_paths::{CREATURE_PATHS, CreaturePaths};
 pub use cube_mesh::CUBE_MESH;
 pub use navmesh::NAVMESH;
 pub use planet_layout::PLANET_LAYOUT;

@@ -33,6 +33,7 @@ fn bench(c: &mut Criterion) {
     let up = herd.home.as_dvec3();
     let local = up * (planet.radius + f64::from(terrain.surface_height_at(herd.home)) + 10.0);
     let camera = Camera::new(planet.to_system(local), up.any_orthonormal_vector());
+    world.update(&camera);
     while !world.is_settled() {
         world.update(&camera);
         std::thread::sleep(Duration::from_millis(1));

@@ -93,6 +93,8 @@ pub struct Creatures {
     planned: u64,
     /// Per planet, changes to animals by id.
     changes: Vec<BTreeMap<u64, Change>>,
+    /// The colliders the last update placed animals on, and where the camera was.
+    ground: Option<(DVec3, Colliders)>,
 }
 
 impl Creatures {
@@ -127,8 +129,21 @@ impl Creatures {
         &self.settings
     }
 
+    /// Ends every fade: the herds brought in count as in for long enough,
+    /// and the animals shown now are whole.
+    pub fn finish_fades(&mut self) {
+        let whole = self.frame.saturating_sub(u64::from(self.settings.fade_frames));
+        for loaded in self.herds.values_mut() {
+            loaded.since = loaded.since.min(whole);
+        }
+        for c in &mut self.shown {
+            c.fade = 1.0;
+        }
+    }
+
     /// Lets every herd go (the camera left the planet).
     pub fn clear(&mut self) {
+        self.ground = None;
         self.herds.clear();
         self.cells_at = None;
         self.shown.clear();
@@ -138,6 +153,46 @@ impl Creatures {
     /// local) and places every animal of those kept at clock `time_s`, set
     /// down on `colliders` (an animal over no ground, or in the sea, is not shown).
     pub fn update(&mut self, planet: &WorldPlanet, colliders: &Colliders, camera: DVec3, time_s: f64) {
+        self.update_with(planet, camera, time_s, || colliders);
+    }
+
+    /// [`Creatures::update`] with the colliders made by `ground` only when
+    /// some herd is kept, and kept from one update to the next until the
+    /// shown regions change (`changed`) or the camera moves 25 m: what the
+    /// world does (most of a flight passes over no herd, and gathering
+    /// colliders is not free).
+    pub fn update_lazily(
+        &mut self,
+        planet: &WorldPlanet,
+        camera: DVec3,
+        time_s: f64,
+        changed: bool,
+        ground: impl FnOnce() -> Colliders,
+    ) {
+        if changed || self.ground.as_ref().is_none_or(|(at, _)| at.distance(camera) > 25.0) {
+            self.ground = None;
+        }
+        let kept = self.ground.take();
+        let mut made = None;
+        let colliders = move || match kept {
+            Some(k) => k,
+            None => (camera, ground()),
+        };
+        self.update_with(planet, camera, time_s, || {
+            let k = colliders();
+            made = Some(k);
+            &made.as_ref().expect("just made").1
+        });
+        self.ground = made;
+    }
+
+    fn update_with<'g>(
+        &mut self,
+        planet: &WorldPlanet,
+        camera: DVec3,
+        time_s: f64,
+        ground: impl FnOnce() -> &'g Colliders,
+    ) {
         self.frame += 1;
         if self.fauna.as_ref().is_none_or(|(p, _)| *p != planet.index) {
             self.clear();
@@ -151,7 +206,11 @@ impl Creatures {
         }
         self.bring_in(planet, &fauna, camera);
         self.forget_finished(planet.index, time_s);
-        self.place(planet, &fauna, colliders, time_s);
+        if self.herds().next().is_none() {
+            self.shown.clear();
+            return;
+        }
+        self.place(planet, &fauna, ground(), time_s);
     }
 
     /// Plans the herds of cells newly within reach and lets go of those

@@ -19,9 +19,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use glam::DVec3;
 use jobs::{JobSystem, Priority};
 use parking_lot::Mutex;
 use planet::edit::{Edit, EditError, EditLog};
+use planet::geometry::{GridPoint, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
@@ -266,6 +268,31 @@ impl<B: RegionBuilder> Streamer<B> {
     pub fn shown_regions(&self) -> impl Iterator<Item = Arc<BuiltRegion>> + '_ {
         let grid = self.tree.grid();
         self.visible.iter().flat_map(move |c| c.regions(grid)).filter_map(|k| self.region(k))
+    }
+
+    /// The shown regions whose columns may reach within `reach_m` of
+    /// planet-local `point` (along the ground): a cheap test on each
+    /// column's centre before any region is looked up.
+    pub fn shown_regions_near(&self, point: DVec3, reach_m: f64) -> impl Iterator<Item = Arc<BuiltRegion>> + '_ {
+        let grid = self.tree.grid();
+        let up = point.normalize_or_zero();
+        let radius = f64::from(grid.radius_m);
+        self.visible
+            .iter()
+            .filter(move |c| {
+                let cells = REGION_CELLS << c.lod;
+                let middle = GridPoint {
+                    face: planet::Face::from_index(c.face).unwrap_or(planet::Face::PosX),
+                    x: c.x as i32 * cells + cells / 2,
+                    y: c.y as i32 * cells + cells / 2,
+                };
+                let centre = grid.direction(0, middle).as_dvec3();
+                // A column's corner is at most its diagonal (1.5 widths where faces squeeze) from its centre.
+                let half = 0.75 * f64::from(grid.cell_m(c.lod)) * f64::from(REGION_CELLS) * std::f64::consts::SQRT_2;
+                libm::acos(centre.dot(up).clamp(-1.0, 1.0)) * radius <= reach_m + half
+            })
+            .flat_map(move |c| c.regions(grid))
+            .filter_map(|k| self.region(k))
     }
 
     /// Whether every region of `column` is ready.

@@ -486,8 +486,17 @@ impl World {
             self.creatures.clear();
             return;
         }
-        let colliders = Colliders::walkable(&a.streamer);
-        self.creatures.update(planet, &colliders, local, self.clock.time_s());
+        // The ground within the keep radius (and a herd's loop beyond it).
+        let reach = settings.keep_m + 2.0 * f64::from(planet::creatures::HERD_CELL_M);
+        let streamer = &a.streamer;
+        self.creatures.update_lazily(planet, local, self.clock.time_s(), a.report.applied > 0, || {
+            Colliders::walkable_near(streamer, local, reach)
+        });
+    }
+
+    /// Ends every animal's fade-in (a capture of a settled view draws them whole).
+    pub fn finish_fades(&mut self) {
+        self.creatures.finish_fades();
     }
 
     /// The animals: those brought in, and every planet's changes to its own.

@@ -5,7 +5,9 @@
 //! same herds' homes. Target: a path costs at most 10% of its region's
 //! generate stage.
 //!
-//! `cargo bench -p planet --bench creatures` ends with a summary of medians.
+//! Up to 24 cells of each kind a planet (fewer where it has fewer herds);
+//! `cargo bench -p planet --bench creatures` ends with a summary of medians
+//! per herd, cell or animal.
 
 mod common;
 
@@ -83,7 +85,11 @@ fn summary(dir: &Path) {
     println!("\ncreatures summary (medians, per herd or animal)");
     for plan in &system.planets {
         let id = format!("planet{}", plan.index);
-        let per = |group: &str| common::median_ns(dir, group, &id).map(|ns| ns / 24.0 / 1e3);
+        // The same cells the bench timed: as many as the planet has of each.
+        let terrain = Terrain::new(plan);
+        let (with, without) = cells(&terrain, &Fauna::new(&terrain));
+        let count = |group: &str| if group == "no_herd_24" { without.len() } else { with.len() }.max(1) as f64;
+        let per = |group: &str| common::median_ns(dir, group, &id).map(|ns| ns / count(group) / 1e3);
         let (Some(herd), Some(generate)) = (per("herd_24"), per("generate_24")) else { continue };
         let share = herd / generate * 100.0;
         println!(

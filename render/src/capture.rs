@@ -74,6 +74,7 @@ impl Capture {
         // draw's own sync then finds nothing new, so its uploads are these.
         let uploaded = self.renderer.sync(&self.world, options.time);
         self.renderer.finish_fades();
+        self.world.finish_fades();
         let mut stats = self.renderer.render(&self.world, camera, &self.target.view, &self.target.depth, options);
         stats.uploaded_bytes += uploaded;
         let image = self.target.read(self.renderer.gpu())?;

@@ -166,6 +166,17 @@ impl Colliders {
         Self { entries: entries(fine), coarse: entries(coarse), cell0_m }
     }
 
+    /// [`Colliders::walkable`] of the regions whose columns may reach within
+    /// `reach_m` of planet-local `point`: what a few queries near one
+    /// place need, without gathering the whole planet's shown regions.
+    #[must_use]
+    pub fn walkable_near<B: RegionBuilder>(streamer: &Streamer<B>, point: DVec3, reach_m: f64) -> Self {
+        let (fine, coarse): (Vec<_>, Vec<_>) =
+            streamer.shown_regions_near(point, reach_m).partition(|r| r.key.lod <= WALK_MAX_LOD);
+        let cell0_m = f64::from(streamer.terrain().grid.cell_m(0));
+        Self { entries: entries(fine), coarse: entries(coarse), cell0_m }
+    }
+
     /// Regions with a collider (not counting those too coarse to stand on).
     #[must_use]
     pub fn len(&self) -> usize {

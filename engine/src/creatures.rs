@@ -172,18 +172,9 @@ impl Creatures {
         if changed || self.ground.as_ref().is_none_or(|(at, _)| at.distance(camera) > 25.0) {
             self.ground = None;
         }
-        let kept = self.ground.take();
-        let mut made = None;
-        let colliders = move || match kept {
-            Some(k) => k,
-            None => (camera, ground()),
-        };
-        self.update_with(planet, camera, time_s, || {
-            let k = colliders();
-            made = Some(k);
-            &made.as_ref().expect("just made").1
-        });
-        self.ground = made;
+        let mut kept = self.ground.take();
+        self.update_with(planet, camera, time_s, || &kept.get_or_insert_with(|| (camera, ground())).1);
+        self.ground = kept.filter(|_| self.herds().next().is_some());
     }
 
     fn update_with<'g>(

@@ -183,11 +183,45 @@ fn settlements_list_and_the_nearest_is_found() {
         (&["nearest", "--planet", "1", "--at", "north"], "--at north: must be LAT,LON"),
         (&["nearest", "--planet", "9", "--at", "1,2"], "--planet 9: must be in 0..=4"),
         (&["settlements", "--planet", "9"], "--planet 9: must be in 0..=4"),
+        (&["creatures", "--planet", "1", "--at", "95,0"], "--at 95,0: must be LAT,LON"),
+        (&["creatures", "--planet", "9", "--at", "1,2"], "--planet 9: must be in 0..=4"),
+        (&["creatures", "--planet", "1", "--at", "1,2", "--radius", "0"], "must be in 1..=5000 metres"),
+        (&["creatures", "--planet", "1", "--at", "1,2", "--time", "-5"], "--time"),
     ];
     for (args, message) in cases {
         let out = planet(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out.stderr).contains(message), "{args:?}: {}", text(&out.stderr));
+    }
+}
+
+/// `creatures` lists the herds `Fauna` plans near a point, each animal where
+/// its path puts it at the time asked.
+#[test]
+fn creatures_lists_the_herds_near_a_point() {
+    let system = PlannedSystem::default_system();
+    let t = planet::terrain::Terrain::new(&system.planets[1]);
+    let fauna = planet::creatures::Fauna::new(&t);
+    let at = planet::terrain::lat_lon_direction(7.38, 19.5);
+    let herds: Vec<_> = fauna.grid.cells_near(at, 300.0).into_iter().filter_map(|c| fauna.herd(&t, c)).collect();
+    assert!(!herds.is_empty());
+    let out = planet(&["creatures", "--planet", "1", "--at", "7.38,19.5", "--time", "600", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let listed = v["herds"].as_array().unwrap();
+    assert_eq!(listed.len(), herds.len());
+    let daylight =
+        planet::creatures::Daylight { spin: system.spin(1), sun: (-system.planets[1].position_m).normalize() };
+    for (l, h) in listed.iter().zip(&herds) {
+        assert_eq!(l["cell"], h.cell.to_string());
+        let animals = l["animals"].as_array().unwrap();
+        assert_eq!(animals.len(), usize::from(h.count));
+        let species = &fauna.species[usize::from(h.species)];
+        for (m, a) in animals.iter().enumerate() {
+            let pose = h.pose(species, m as u8, &daylight, 600.0);
+            let (lat, lon) = engine::lat_lon_of(pose.position);
+            assert!((a["lat"].as_f64().unwrap() - lat).abs() < 1e-9 && (a["lon"].as_f64().unwrap() - lon).abs() < 1e-9);
+        }
     }
 }
 
@@ -579,6 +613,7 @@ fn a_closed_or_full_stdout_never_panics() {
         vec!["settlements", "--planet", "3", "--json"],
         vec!["nearest", "--planet", "1", "--at", "10,20"],
         vec!["nearest", "--planet", "1", "--at", "10,20", "--json"],
+        vec!["creatures", "--planet", "1", "--at", "7.38,19.5"],
         vec!["validate", recipe.to_str().unwrap()],
         vec!["region", "--planet", "1", "--key", "0/6/2/2/0"],
         vec!["scatter", "--planet", "1", "--key", "0/6/2/2/0"],

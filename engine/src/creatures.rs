@@ -191,7 +191,7 @@ impl Creatures {
         }
         let Some((_, fauna)) = self.fauna.clone() else { return };
         let altitude = camera.length() - planet.radius;
-        if altitude > self.settings.max_altitude_m || !camera.is_finite() {
+        if self.settings.reach_m <= 0.0 || altitude > self.settings.max_altitude_m || !camera.is_finite() {
             self.clear();
             return;
         }
@@ -240,7 +240,7 @@ impl Creatures {
     /// Every kept herd's animals at `time_s`, set down on the ground.
     fn place(&mut self, planet: &WorldPlanet, fauna: &Fauna, colliders: &Colliders, time_s: f64) {
         self.shown.clear();
-        let daylight = Daylight { spin: planet.spin, sun: (-planet.position).normalize_or(DVec3::Y) };
+        let daylight = Daylight::of_planet(planet.spin, planet.position);
         let sea =
             planet.terrain.recipe.sea.enabled.then(|| planet.radius + f64::from(planet.terrain.recipe.sea.level_m));
         let changes = self.changes.get(planet.index as usize);

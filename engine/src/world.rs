@@ -481,13 +481,8 @@ impl World {
         };
         let planet = &self.planets[a.planet as usize];
         let local = planet.to_local(camera.position);
-        let settings = self.creatures.settings();
-        if settings.reach_m <= 0.0 || local.length() - planet.radius > settings.max_altitude_m {
-            self.creatures.clear();
-            return;
-        }
         // The ground within the keep radius (and a herd's loop beyond it).
-        let reach = settings.keep_m + 2.0 * f64::from(planet::creatures::HERD_CELL_M);
+        let reach = self.creatures.settings().keep_m + 2.0 * f64::from(planet::creatures::HERD_CELL_M);
         let streamer = &a.streamer;
         self.creatures.update_lazily(planet, local, self.clock.time_s(), a.report.applied > 0, || {
             Colliders::walkable_near(streamer, local, reach)

@@ -72,7 +72,7 @@ fn leaving_and_returning_finds_every_animal_where_its_path_puts_it() {
     let colliders = Colliders::walkable(&world.attached().unwrap().streamer);
     let planet = &world.planets[1];
     let fauna = Fauna::new(&planet.terrain);
-    let daylight = Daylight { spin: planet.spin, sun: (-planet.position).normalize() };
+    let daylight = Daylight::of_planet(planet.spin, planet.position);
     let settings = CreatureSettings::default();
     let mut roaming = Creatures::new(5, settings);
     // One that never leaves, updated as the clock crawls between the visits.

@@ -16,7 +16,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::Criterion;
-use glam::DVec3;
 use planet::PlannedSystem;
 use planet::creatures::{Daylight, Fauna, HerdCell};
 use planet::terrain::Terrain;
@@ -62,7 +61,7 @@ fn bench(c: &mut Criterion) {
         });
         g.finish();
         let herds: Vec<_> = with.iter().filter_map(|&c| fauna.herd(&terrain, c)).collect();
-        let daylight = Daylight { spin: system.spin(plan.index), sun: (-plan.position_m).normalize_or(DVec3::Y) };
+        let daylight = Daylight::of_planet(system.spin(plan.index), plan.position_m);
         let mut g = c.benchmark_group("pose_24");
         g.bench_function(&id, |b| {
             let mut t = 0.0;

@@ -123,7 +123,7 @@ fn poses_move_no_faster_than_a_walk_and_come_from_the_clock_alone() {
     let plan = &system.planets[1];
     let terrain = Terrain::new(plan);
     let fauna = Fauna::new(&terrain);
-    let daylight = Daylight { spin: system.spin(1), sun: (-plan.position_m).normalize() };
+    let daylight = Daylight::of_planet(system.spin(1), plan.position_m);
     let herds: Vec<Herd> = fauna.grid.all().step_by(7).filter_map(|c| fauna.herd(&terrain, c)).take(40).collect();
     let mut s = HashStream::new(11);
     for herd in &herds {

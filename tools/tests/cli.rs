@@ -210,8 +210,7 @@ fn creatures_lists_the_herds_near_a_point() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let listed = v["herds"].as_array().unwrap();
     assert_eq!(listed.len(), herds.len());
-    let daylight =
-        planet::creatures::Daylight { spin: system.spin(1), sun: (-system.planets[1].position_m).normalize() };
+    let daylight = planet::creatures::Daylight::of_planet(system.spin(1), system.planets[1].position_m);
     for (l, h) in listed.iter().zip(&herds) {
         assert_eq!(l["cell"], h.cell.to_string());
         let animals = l["animals"].as_array().unwrap();

@@ -45,6 +45,13 @@ struct SunWave {
 }
 
 impl Daylight {
+    /// The daylight of a planet turning with `spin` whose centre is at
+    /// `position` (system space; the sun is at the origin).
+    #[must_use]
+    pub fn of_planet(spin: Spin, position: DVec3) -> Self {
+        Self { spin, sun: (-position).normalize_or(DVec3::Y) }
+    }
+
     fn wave(&self, up: DVec3) -> SunWave {
         // The ground turns by θ about the axis k: up(θ) = u∥ + cos θ·u⊥ + sin θ·(k × u⊥).
         let k = self.spin.axis();

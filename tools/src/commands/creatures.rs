@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use engine::clock::{clock_text, solar_hours};
 use engine::lat_lon_of;
-use glam::DVec3;
 use planet::creatures::{Activity, Daylight, Fauna};
 use planet::terrain::lat_lon_direction;
 
@@ -47,7 +46,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let plan = &system.planets[args.planet.planet as usize];
     let fauna = Fauna::new(&terrain);
     let spin = system.spin(plan.index);
-    let daylight = Daylight { spin, sun: (-plan.position_m).normalize_or(DVec3::Y) };
+    let daylight = Daylight::of_planet(spin, plan.position_m);
     let sun_local = spin.orientation(args.time).inverse() * daylight.sun;
     let at = lat_lon_direction(lat, lon);
     let start = Instant::now();

@@ -40,16 +40,27 @@ pub struct BuiltRegion {
 }
 
 impl BuiltRegion {
-    /// Approximate memory held, bytes.
+    /// Heap bytes the region holds as the cache keeps it: its own block
+    /// behind an `Arc` (the struct and the `Arc`'s two counts) and the
+    /// allocated capacity of every buffer its parts own, indices at their
+    /// width. `tests/region_bytes.rs` checks it against a counting allocator.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        let part = |p: &planet::mesh::MeshPart| p.vertices.len() * 24 + (p.indices.len() + p.overlap.len()) * 4;
-        256 + part(&self.mesh.terrain)
-            + part(&self.mesh.blocks)
-            + part(&self.mesh.water)
+        size_of::<Self>()
+            + 2 * size_of::<usize>()
+            + self.mesh.heap_bytes()
             + self.collider.as_ref().map_or(0, Collider::bytes)
             + self.navmesh.as_ref().map_or(0, NavMesh::bytes)
             + self.scatter.as_ref().map_or(0, Scatter::bytes)
+    }
+
+    /// Frees every buffer's capacity beyond its length: the stages grow
+    /// their buffers as they go, and a region is kept far longer than built.
+    pub fn shrink_to_fit(&mut self) {
+        self.mesh.shrink_to_fit();
+        self.collider.as_mut().map(Collider::shrink_to_fit);
+        self.navmesh.as_mut().map(NavMesh::shrink_to_fit);
+        self.scatter.as_mut().map(Scatter::shrink_to_fit);
     }
 }
 
@@ -142,7 +153,7 @@ impl RegionBuilder for PlanetBuilder {
         // `None` when cancelled. The terrain is validated and the key comes
         // from its own grid: the region stages cannot refuse it.
         let mut chain = run.ok()??;
-        Some(BuiltRegion {
+        let mut built = BuiltRegion {
             key,
             voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
             stamp: edits.stamp,
@@ -151,6 +162,8 @@ impl RegionBuilder for PlanetBuilder {
             navmesh: Some(chain.take_value(&stages::NAVMESH)?),
             scatter: Some(chain.take_value(&stages::SCATTER)?),
             times,
-        })
+        };
+        built.shrink_to_fit();
+        Some(built)
     }
 }

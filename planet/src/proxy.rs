@@ -77,7 +77,8 @@ pub fn proxy_mesh(terrain: &Terrain, quads: u32) -> ProxyMesh {
                     smooth_normal: encoded,
                     face_normal: encoded,
                     materials,
-                    blend,
+                    blend: crate::mesh::blend_u8(blend),
+                    sky: u8::MAX,
                 });
             }
         }

@@ -27,8 +27,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// and dump format 7, which every stage's dump bytes carry. 9: each town's
 /// road levelled to a walkable profile, routes clear of their landmarks'
 /// bent boxes and flattened where short, cave mouths kept off levelled
-/// ground (issue 19).
-pub const GENERATOR_VERSION: u32 = 9;
+/// ground (issue 19). 10: dark caves (issue 20): each voxel sample's cover
+/// (its depth in the cave-less ground), each vertex's sky light from it,
+/// and no scatter on dim ground; the collider's BVH leaves filled (issue 21).
+pub const GENERATOR_VERSION: u32 = 10;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,11 +1,13 @@
 //! Polygonizers and spherify: sharp features survive dual contouring (and are
 //! rounded off by surface nets), seams between same-LOD neighbours are
 //! bit-identical across face edges too, rays towards the centre across LOD
-//! boundaries always hit a triangle, and region meshes are manifold.
+//! boundaries always hit a triangle, region meshes are manifold, and cave
+//! walls are dark while open ground is lit.
 
 use std::collections::BTreeMap;
 
 use glam::{DVec3, Vec3};
+use planet::hash::HashStream;
 use planet::mesh::{
     CubePart, CubeVertex, DualContourWorkspace, MeshWorkspace, SurfaceNetsWorkspace, dual_contour, polygonize,
     spherify, surface_nets_mesh,
@@ -34,7 +36,8 @@ fn synthetic(t: &Terrain, sdf: impl Fn(Vec3) -> f32) -> (ColumnField, VoxelGrid)
             }
         }
     }
-    (columns, VoxelGrid { key, voxels })
+    let cover = vec![0; voxels.len()];
+    (columns, VoxelGrid { key, voxels, cover })
 }
 
 /// Window coordinates of a vertex of an interior region's mesh.
@@ -145,8 +148,8 @@ fn cube_terrain(t: &Terrain, key: RegionKey) -> CubePart {
     part
 }
 
-/// A vertex's bits: position in its cell, height, normals, materials.
-fn bits(v: &CubeVertex) -> [u32; 12] {
+/// A vertex's bits: position in its cell, height, normals, materials, sky.
+fn bits(v: &CubeVertex) -> [u32; 13] {
     [
         v.local.x.to_bits(),
         v.local.y.to_bits(),
@@ -160,11 +163,12 @@ fn bits(v: &CubeVertex) -> [u32; 12] {
         u32::from(v.materials[0]),
         u32::from(v.materials[1]),
         u32::from(v.blend),
+        u32::from(v.sky),
     ]
 }
 
 /// Vertices by cell: (those the region's owned triangles use, all of them).
-type ByCell = BTreeMap<(u8, [i32; 3]), (Vec<[u32; 12]>, Vec<[u32; 12]>)>;
+type ByCell = BTreeMap<(u8, [i32; 3]), (Vec<[u32; 13]>, Vec<[u32; 13]>)>;
 
 fn by_cell(part: &CubePart) -> ByCell {
     let mut out = ByCell::new();
@@ -389,4 +393,67 @@ fn rays_across_lod_boundaries_always_hit() {
     }
     assert!(total >= 10_000);
     assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// Solid layers straight above window sample column (a, b) from layer
+/// `from`, counted until the first air (or the window's top).
+fn rock_above(voxels: &VoxelGrid, a: usize, b: usize, from: usize) -> usize {
+    (from..VoxelGrid::SIDE).take_while(|&c| voxels.at(a, b, c).is_solid()).count()
+}
+
+#[test]
+fn cave_walls_are_dark_and_open_ground_lit() {
+    // Random LOD-0 regions on every planet: the surface's and the one under
+    // it, where the worm caves are. A vertex under 10 m of unbroken rock is
+    // in a cave; one with air straight up through the window's top, 16 m or
+    // more, is open ground (or a cave mouth's pit, which is dark by design).
+    let (mut enclosed, mut dark) = (0usize, 0usize);
+    let (mut open, mut lit) = (0usize, 0usize);
+    let mut cave_seams = 0;
+    for planet in 0..5 {
+        let t = terrain(planet);
+        let g = &t.grid;
+        let mut s = HashStream::new(0xca7e + planet as u64);
+        for _ in 0..40 {
+            let d = Vec3::new(s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
+            let top = t.surface_key(d.normalize_or(Vec3::Z), 0);
+            for key in [Some(top), g.neighbour(top, 0, 0, -1)].into_iter().flatten() {
+                let columns = t.columns(key);
+                let voxels = t.voxels(&columns);
+                let mut part = CubePart::default();
+                dual_contour(&t, &columns, &voxels, &mut DualContourWorkspace::default(), &mut part);
+                let layer_m = g.layer_m(0);
+                let mut darkest = u8::MAX;
+                for v in part.vertices.iter().filter(|v| v.face == key.face) {
+                    let w = window_position(key, v);
+                    let (a, b, c) = (w.x.round(), w.y.round(), w.z.floor() + 1.0);
+                    if !(0.0..36.0).contains(&a) || !(0.0..36.0).contains(&b) || !(0.0..35.0).contains(&c) {
+                        continue;
+                    }
+                    let (a, b, c) = (a as usize, b as usize, c as usize + 1);
+                    darkest = darkest.min(v.sky);
+                    if rock_above(&voxels, a, b, c) as f32 * layer_m >= 10.0 {
+                        enclosed += 1;
+                        dark += usize::from(v.sky <= 64);
+                    } else if (c..36).all(|k| !voxels.at(a, b, k).is_solid()) && (36 - c) as f32 * layer_m >= 16.0 {
+                        open += 1;
+                        lit += usize::from(v.sky >= 200);
+                    }
+                }
+                // Where a region has a cave, its sky meets its neighbours' bit for bit.
+                if darkest < 128 {
+                    for (dx, dy, dz) in [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)] {
+                        if let Some(n) = g.neighbour(key, dx, dy, dz) {
+                            cave_seams += shared_vertices(&t, key, n);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("enclosed {enclosed}, dark {dark}; open {open}, lit {lit}; {cave_seams} shared vertices of cave regions");
+    assert!(enclosed >= 200 && open >= 10_000, "too few vertices to judge: {enclosed} in caves, {open} open");
+    assert!(dark as f64 >= 0.95 * enclosed as f64, "only {dark} of {enclosed} vertices under 10 m of rock are dark");
+    assert!(lit as f64 >= 0.99 * open as f64, "only {lit} of {open} vertices open to the sky are lit");
+    assert!(cave_seams > 1000, "only {cave_seams} shared vertices compared around caves");
 }

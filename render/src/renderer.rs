@@ -1010,13 +1010,14 @@ impl Renderer {
         }
         // Texture detail: the tile scale doubles every doubling of altitude
         // above 16 m, blended continuously between the two nearest levels.
-        let altitude = world.altitude(system_eye).max(1.0);
+        let signed_altitude = world.altitude(system_eye);
+        let altitude = signed_altitude.max(1.0);
         let level = libm::log2(altitude / 16.0).clamp(0.0, 10.0);
         let (near, distance) = world.nearest(system_eye);
         let exposure = crate::exposure::exposure(
             (system_eye - near.position) / distance.max(1.0),
             (-near.position).normalize_or(DVec3::Y),
-            altitude,
+            signed_altitude,
             f64::from(near.terrain.recipe.atmosphere.height_m),
         );
         let to_sun = to_sun.as_vec3();

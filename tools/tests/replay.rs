@@ -157,7 +157,7 @@ fn every_kind_of_damage_gets_a_clear_error() {
     };
 
     // Truncated.
-    check(&truncate("voxels.bin", 0.5), &[], 2, &["voxels.bin: truncated: header.payload_bytes = 279936"]);
+    check(&truncate("voxels.bin", 0.5), &[], 2, &["voxels.bin: truncated: header.payload_bytes = 326592"]);
     check(&truncate("sphere_mesh.bin", 0.0), &[], 2, &["sphere_mesh.bin: truncated: 0 bytes"]);
     check(&truncate("cube_mesh.bin", 0.002), &[], 2, &["cube_mesh.bin: truncated: the header length says"]);
     check(&truncate("planet_plan.json", 0.5), &[], 2, &["planet_plan.json: truncated: the JSON ends early"]);

@@ -69,6 +69,8 @@ pub struct SectionHeader {
 pub enum Kind {
     /// `u8`.
     U8,
+    /// `i8`.
+    I8,
     /// `u16`.
     U16,
     /// `i16`.
@@ -88,7 +90,7 @@ impl Kind {
     #[must_use]
     pub fn size(self) -> usize {
         match self {
-            Self::U8 => 1,
+            Self::U8 | Self::I8 => 1,
             Self::U16 | Self::I16 => 2,
             Self::U32 | Self::I32 | Self::F32 => 4,
             Self::F64 => 8,
@@ -100,6 +102,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Self::U8 => "u8",
+            Self::I8 => "i8",
             Self::U16 => "u16",
             Self::I16 => "i16",
             Self::U32 => "u32",
@@ -115,6 +118,7 @@ impl Kind {
         let mut r = Reader { bytes: b, at: 0 };
         match self {
             Self::U8 => r.u8().to_string(),
+            Self::I8 => i8::from_le_bytes([r.u8()]).to_string(),
             Self::U16 => r.u16().to_string(),
             Self::I16 => r.i16().to_string(),
             Self::U32 => r.u32().to_string(),
@@ -138,7 +142,7 @@ pub(super) const fn f(name: &'static str, kind: Kind) -> Field {
     Field { name, kind }
 }
 
-use Kind::{F32, F64, I16, I32, U8, U16, U32};
+use Kind::{F32, F64, I8, I16, I32, U8, U16, U32};
 
 /// A `Column`: 54 bytes.
 pub const COLUMN: &[Field] = &[
@@ -165,7 +169,10 @@ pub const COLUMN: &[Field] = &[
 /// A `Voxel`: 6 bytes.
 pub const VOXEL: &[Field] = &[f("density", I16), f("materials[0]", U8), f("materials[1]", U8), f("blend", U16)];
 
-/// A `CubeVertex`: 65 bytes.
+/// A sample's cover (`VoxelGrid::cover`): 1 byte.
+pub const COVER: &[Field] = &[f("cover", I8)];
+
+/// A `CubeVertex`: 66 bytes.
 pub const CUBE_VERTEX: &[Field] = &[
     f("face", U8),
     f("cell[0]", I32),
@@ -186,6 +193,7 @@ pub const CUBE_VERTEX: &[Field] = &[
     f("materials[0]", U8),
     f("materials[1]", U8),
     f("blend", U16),
+    f("sky", U8),
 ];
 
 /// A `Vertex` (the GPU format): 24 bytes.
@@ -199,7 +207,8 @@ pub const VERTEX: &[Field] = &[
     f("face_normal[1]", I16),
     f("materials[0]", U8),
     f("materials[1]", U8),
-    f("blend", U16),
+    f("blend", U8),
+    f("sky", U8),
 ];
 
 /// A `u16` index.
@@ -417,6 +426,7 @@ pub(crate) fn cube_vertex_bytes(vertices: &[CubeVertex]) -> Vec<u8> {
         w.u8(v.materials[0]);
         w.u8(v.materials[1]);
         w.u16(v.blend);
+        w.u8(v.sky);
     }
     w.0
 }
@@ -434,6 +444,7 @@ pub(crate) fn read_cube_vertices(bytes: &[u8]) -> Vec<CubeVertex> {
             face_normal: r.vec3(),
             materials: [r.u8(), r.u8()],
             blend: r.u16(),
+            sky: r.u8(),
         })
         .collect()
 }
@@ -449,7 +460,8 @@ pub(crate) fn vertex_bytes(vertices: &[Vertex]) -> Vec<u8> {
         }
         w.u8(v.materials[0]);
         w.u8(v.materials[1]);
-        w.u16(v.blend);
+        w.u8(v.blend);
+        w.u8(v.sky);
     }
     w.0
 }
@@ -462,7 +474,8 @@ pub(crate) fn read_vertices(bytes: &[u8]) -> Vec<Vertex> {
             smooth_normal: [r.i16(), r.i16()],
             face_normal: [r.i16(), r.i16()],
             materials: [r.u8(), r.u8()],
-            blend: r.u16(),
+            blend: r.u8(),
+            sky: r.u8(),
         })
         .collect()
 }

@@ -48,8 +48,10 @@ use crate::signature::Signature;
 /// corners, four neighbours); format 5 added the `scatter` stage before the
 /// collider and the collider's `objects` section; format 6 added the
 /// `planet_layout` and `planet_settlements` stages and a column's `structure`;
-/// format 7 added the scatter's `buildings` section.
-pub const DUMP_FORMAT: u32 = 7;
+/// format 7 added the scatter's `buildings` section; format 8 the
+/// `creature_paths` stage, the voxels' `cover` section and a vertex's `sky`
+/// (a sphere-mesh vertex's `blend` now 8 bits).
+pub const DUMP_FORMAT: u32 = 8;
 
 /// The longest stage time a manifest may record, milliseconds (a day).
 pub const MAX_TIME_MS: f64 = 86_400_000.0;

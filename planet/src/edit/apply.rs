@@ -4,6 +4,13 @@
 //! (`Edit::reach_m`: its brush's bounding ball and a margin of cells), at
 //! their planet-local positions, so a sample shared by two regions
 //! (or seen at another LOD at the same place) gets the same value.
+//!
+//! Where the edits (or bakes) changed a sample's density, its cover
+//! (`VoxelGrid::cover`) becomes at most its new density: edited ground is
+//! lit as open ground (a crater's or a trench's floor, a rock tower's
+//! sides, and a player's tunnel too), while the caves the generator carved
+//! stay dark. It depends only on the sample's generated and edited values,
+//! so it too is the same in every region that holds the sample.
 
 use glam::Vec3;
 
@@ -11,7 +18,7 @@ use super::bake::{BakeAt, ColumnOwner, apply_bake};
 use super::brush::Placed;
 use super::{Edit, Operation, Surface};
 use crate::geometry::{MARGIN, REGION_CELLS, WINDOW};
-use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid, quantize};
+use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid, quantize, quantize_cover};
 
 /// Applies `edits` (the region's, in log order) and `bakes` (each in its
 /// place among them, `bake.rs`) to `grid`, whose columns are `columns`.
@@ -31,8 +38,9 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
             (e, brush, reach, brush.centre - Vec3::splat(reach), brush.centre + Vec3::splat(reach))
         })
         .collect();
-    // A bake overwrites what the edits before it made with what was generated or baked.
-    let generated = if bakes.is_empty() { Vec::new() } else { grid.voxels.clone() };
+    // A bake overwrites what the edits before it made with what was
+    // generated or baked; the cover compares the edited voxels with it.
+    let generated = grid.voxels.clone();
     let side = WINDOW;
     for b in 0..side {
         for a in 0..side {
@@ -68,6 +76,20 @@ pub fn apply_edits(terrain: &Terrain, grid: &mut VoxelGrid, columns: &ColumnFiel
                     }
                 }
             }
+        }
+    }
+    open_edited_ground(grid, &generated);
+}
+
+/// Lowers the cover of every sample whose density the edits changed to at
+/// most that density: metres into the rock from the edited surface (a dug
+/// bowl's, a filled tower's), negative in the air. Samples in the cave
+/// band keep a capped generated density, so a fill there raises it: both
+/// ways count.
+fn open_edited_ground(grid: &mut VoxelGrid, generated: &[Voxel]) {
+    for ((v, was), cover) in grid.voxels.iter().zip(generated).zip(&mut grid.cover) {
+        if v.density != was.density {
+            *cover = (*cover).min(quantize_cover(v.density_m()));
         }
     }
 }

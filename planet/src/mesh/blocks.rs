@@ -8,8 +8,9 @@
 use glam::Vec3;
 
 use super::cube_mesh::{CubePart, CubeVertex};
+use super::sky::sky_of_cover;
 use crate::geometry::{REGION_CELLS, WINDOW};
-use crate::terrain::{ColumnField, Terrain, VoxelGrid};
+use crate::terrain::{COVER_PER_M, ColumnField, Terrain, VoxelGrid};
 
 /// The six block faces: outward normal and its four corners (offsets from the
 /// sample, in half cells), counter-clockwise seen from outside.
@@ -51,6 +52,8 @@ pub fn blocks(terrain: &Terrain, columns: &ColumnField, voxels: &VoxelGrid, out:
                         }
                     }
                     let first = out.vertices.len() as u32;
+                    // A block is lit as the cover of its own sample says.
+                    let sky = sky_of_cover(f32::from(voxels.cover_at(a, b, c)) / COVER_PER_M);
                     let n = Vec3::new(normal[0] as f32, normal[1] as f32, normal[2] as f32);
                     for h in corners {
                         // The corner, in cells of the region's frame.
@@ -78,6 +81,7 @@ pub fn blocks(terrain: &Terrain, columns: &ColumnField, voxels: &VoxelGrid, out:
                             face_normal: n,
                             materials: [v.materials[0]; 2],
                             blend: 0,
+                            sky,
                         });
                     }
                     out.triangles.extend_from_slice(&[first, first + 1, first + 2, first, first + 2, first + 3]);

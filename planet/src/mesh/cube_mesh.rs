@@ -33,6 +33,8 @@ pub struct CubeVertex {
     pub materials: [u8; 2],
     /// Share of the secondary material.
     pub blend: u16,
+    /// Sky light, 0 (none, deep in a cave) to 255 (open ground): `mesh/sky.rs`.
+    pub sky: u8,
 }
 
 /// One mesh of a region: vertices, the triangles the region owns, and the

@@ -29,8 +29,9 @@ use glam::{Vec3, Vec4};
 
 use super::cell::{self, CellVertex, Components, EDGES, NONE};
 use super::cube_mesh::{CubePart, CubeVertex};
+use super::sky::sky_of_cover;
 use crate::geometry::{CellFrame, GridPoint, PlanetGrid, REGION_CELLS, RegionKey, WINDOW};
-use crate::terrain::{ColumnField, Terrain, Voxel, VoxelGrid};
+use crate::terrain::{COVER_PER_M, ColumnField, Terrain, Voxel, VoxelGrid};
 
 /// Mass-point bias of the QEF: small, so sharp corners and edges survive.
 pub const QEF_BIAS: f32 = 0.02;
@@ -998,6 +999,18 @@ fn cube_vertex(
     let corner = v.material_corner;
     let ours = frame.from_face[corner & 3];
     let voxel = voxels.voxels[sample_index(a + (ours & 1), b + (ours >> 1), c + (corner >> 2))];
+    // Cover: each layer's bilinear sum in the canonical order, as `base`, so
+    // that every region holding the vertex finds the same sky.
+    let cover_layer = |dz: usize| {
+        frame.canonical_order.iter().fold(0.0, |sum, &k| {
+            let ours = frame.from_face[k];
+            sum + wx[k & 1]
+                * wy[k >> 1]
+                * f32::from(voxels.cover[sample_index(a + (ours & 1), b + (ours >> 1), c + dz)])
+        })
+    };
+    let lz = v.position.z;
+    let cover_m = (cover_layer(0) * (1.0 - lz) + cover_layer(1) * lz) / COVER_PER_M;
     CubeVertex {
         face: f.face.index(),
         cell: [f.x, f.y, first_layer + c as i32],
@@ -1008,6 +1021,7 @@ fn cube_vertex(
         face_normal: v.face_normal,
         materials: voxel.materials,
         blend: voxel.blend,
+        sky: sky_of_cover(cover_m),
     }
 }
 

@@ -1,7 +1,8 @@
 //! Meshes: the polygonizers that turn a region's `VoxelGrid` into a
 //! `CubeMesh` in cube-face space (dual contouring or surface nets for the
 //! terrain, block faces for resources, a flat grid for the sea), spherify,
-//! which maps it onto the planet as a `SphereMesh`, and the GPU vertex format.
+//! which maps it onto the planet as a `SphereMesh`, the GPU vertex format,
+//! and each vertex's sky light (dark caves).
 //!
 //! ```
 //! use planet::PlannedSystem;
@@ -25,6 +26,7 @@ mod cube_mesh;
 mod dual_contour;
 mod polygonize;
 mod qef;
+mod sky;
 mod spherify;
 mod surface_nets;
 mod vertex;
@@ -36,7 +38,8 @@ pub use cube_mesh::{CubeMesh, CubePart, CubeVertex};
 pub use dual_contour::{DualContourWorkspace, QEF_BIAS, dual_contour};
 pub use polygonize::{MeshWorkspace, polygonize, polygonizer_for};
 pub use qef::Qef;
+pub use sky::{DARK_COVER_M, OPEN_COVER_M, sky_in_cell, sky_of_cover};
 pub use spherify::{MeshPart, SphereMesh, region_origin, spherify, spherify_vertex};
 pub use surface_nets::{SurfaceNetsWorkspace, surface_nets_mesh};
-pub use vertex::{Indices, Vertex, octahedral_decode, octahedral_encode};
+pub use vertex::{Indices, Vertex, blend_u8, octahedral_decode, octahedral_encode};
 pub use water::water;

@@ -9,7 +9,7 @@ use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::cube_mesh::{CubeMesh, CubePart, CubeVertex};
-use super::vertex::{Indices, Vertex, octahedral_encode};
+use super::vertex::{Indices, Vertex, blend_u8, octahedral_encode};
 use crate::geometry::{Face, GridPoint, PlanetGrid, REGION_CELLS, RegionKey, direction_warped, warp};
 
 /// One mesh of a region on the planet.
@@ -38,7 +38,35 @@ pub struct SphereMesh {
     pub water: MeshPart,
 }
 
+impl MeshPart {
+    /// Heap bytes it holds (capacities, indices at their width).
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.vertices.capacity() * size_of::<Vertex>() + self.indices.heap_bytes() + self.overlap.heap_bytes()
+    }
+
+    /// Frees the capacity beyond every buffer's length.
+    pub fn shrink_to_fit(&mut self) {
+        self.vertices.shrink_to_fit();
+        self.indices.shrink_to_fit();
+        self.overlap.shrink_to_fit();
+    }
+}
+
 impl SphereMesh {
+    /// Heap bytes its three parts hold.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        self.terrain.heap_bytes() + self.blocks.heap_bytes() + self.water.heap_bytes()
+    }
+
+    /// Frees the capacity beyond every buffer's length.
+    pub fn shrink_to_fit(&mut self) {
+        self.terrain.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        self.water.shrink_to_fit();
+    }
+
     /// A signature of every vertex and index of every part (what determinism
     /// tests and streaming runs compare).
     #[must_use]
@@ -119,7 +147,8 @@ fn spherify_part(grid: &PlanetGrid, lod: u8, origin: DVec3, part: &CubePart) -> 
                 smooth_normal: octahedral_encode(smooth),
                 face_normal: octahedral_encode(face),
                 materials: v.materials,
-                blend: v.blend,
+                blend: blend_u8(v.blend),
+                sky: v.sky,
             }
         })
         .collect();

@@ -14,6 +14,7 @@ use glam::Vec3;
 
 use super::cube_mesh::{CubePart, CubeVertex};
 use super::dual_contour::owns_edge;
+use super::sky::sky_in_cell;
 use crate::geometry::{REGION_CELLS, WINDOW};
 use crate::terrain::{ColumnField, Terrain, VoxelGrid};
 
@@ -91,6 +92,7 @@ pub fn surface_nets_mesh(
             face_normal: normal,
             materials: best.1.materials,
             blend: best.1.blend,
+            sky: sky_in_cell(voxels, (a, b, c), local),
         });
     }
 

@@ -1,6 +1,6 @@
 //! The GPU vertex format and index buffers: 24-byte vertices (position, two
-//! octahedral-encoded normals, two materials and their blend) and `u16`
-//! indices wherever a mesh has few enough vertices.
+//! octahedral-encoded normals, two materials, their blend and the sky light)
+//! and `u16` indices wherever a mesh has few enough vertices.
 
 use bytemuck::{Pod, Zeroable};
 use glam::{Vec2, Vec3};
@@ -18,11 +18,21 @@ pub struct Vertex {
     pub face_normal: [i16; 2],
     /// Primary and secondary material ids.
     pub materials: [u8; 2],
-    /// Share of the secondary material, 0..=65535.
-    pub blend: u16,
+    /// Share of the secondary material, 0..=255 (a height blend in the
+    /// shader: 256 steps are finer than the texels that decide it).
+    pub blend: u8,
+    /// Sky light, 0 (deep in a cave) to 255 (open ground): `mesh/sky.rs`.
+    pub sky: u8,
 }
 
 const _: () = assert!(size_of::<Vertex>() == 24);
+
+/// A 16-bit material share as the vertex's 8 bits, rounded to nearest.
+#[inline]
+#[must_use]
+pub fn blend_u8(blend: u16) -> u8 {
+    ((u32::from(blend) * 255 + 32767) / 65535) as u8
+}
 
 /// Encodes a unit vector with the octahedral mapping into two snorm16 values:
 /// near-uniform precision over the sphere in 4 bytes (error below 0.01 degrees).
@@ -108,6 +118,23 @@ impl Indices {
         match self {
             Self::U16(v) => v.iter().map(|&i| u32::from(i)).collect(),
             Self::U32(v) => v.clone(),
+        }
+    }
+
+    /// Heap bytes it holds: its capacity at its width.
+    #[must_use]
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            Self::U16(v) => v.capacity() * 2,
+            Self::U32(v) => v.capacity() * 4,
+        }
+    }
+
+    /// Frees the capacity beyond its length.
+    pub fn shrink_to_fit(&mut self) {
+        match self {
+            Self::U16(v) => v.shrink_to_fit(),
+            Self::U32(v) => v.shrink_to_fit(),
         }
     }
 

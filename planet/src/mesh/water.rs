@@ -117,6 +117,7 @@ fn push_quad(
             face_normal: Vec3::Z,
             materials: [material; 2],
             blend: 0,
+            sky: u8::MAX,
         });
     }
     let target = if own { &mut out.triangles } else { &mut out.overlap };

@@ -100,10 +100,19 @@ impl Collider {
         self.triangles.is_empty()
     }
 
-    /// Approximate memory held, bytes (vertices, triangles and the tree).
+    /// Heap bytes held (the capacities of its vertices, triangles and tree).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        self.vertices.len() * 12 + self.triangles.len() * 12 + self.bvh.nodes.len() * size_of::<super::bvh::BvhNode>()
+        self.vertices.capacity() * 12
+            + self.triangles.capacity() * 12
+            + self.bvh.nodes.capacity() * size_of::<super::bvh::BvhNode>()
+    }
+
+    /// Frees the capacity beyond every buffer's length.
+    pub fn shrink_to_fit(&mut self) {
+        self.vertices.shrink_to_fit();
+        self.triangles.shrink_to_fit();
+        self.bvh.nodes.shrink_to_fit();
     }
 
     /// The box holding every triangle, relative to `origin`.

@@ -155,10 +155,16 @@ impl NavMesh {
         (1..p.count as usize - 1).map(move |i| [first, self.vertex(p.vertices[i]), self.vertex(p.vertices[i + 1])])
     }
 
-    /// Approximate memory held, bytes.
+    /// Heap bytes held (the capacities of its vertices and polygons).
     #[must_use]
     pub fn bytes(&self) -> usize {
-        64 + self.vertices.len() * 12 + self.polygons.len() * size_of::<NavPolygon>()
+        self.vertices.capacity() * 12 + self.polygons.capacity() * size_of::<NavPolygon>()
+    }
+
+    /// Frees the capacity beyond every buffer's length.
+    pub fn shrink_to_fit(&mut self) {
+        self.vertices.shrink_to_fit();
+        self.polygons.shrink_to_fit();
     }
 
     /// A signature of every vertex and polygon (what determinism tests compare).

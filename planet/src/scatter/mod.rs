@@ -96,11 +96,17 @@ impl Scatter {
         crate::Signature::of_bytes("scatter", &bytes)
     }
 
-    /// Approximate memory held, bytes.
+    /// Heap bytes held (the capacities of its objects and buildings).
     #[must_use]
     pub fn bytes(&self) -> usize {
         self.objects.capacity() * size_of::<ScatterObject>()
             + self.buildings.capacity() * size_of::<crate::settlements::PlacedBuilding>()
+    }
+
+    /// Frees the capacity beyond every buffer's length.
+    pub fn shrink_to_fit(&mut self) {
+        self.objects.shrink_to_fit();
+        self.buildings.shrink_to_fit();
     }
 }
 

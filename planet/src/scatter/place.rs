@@ -28,6 +28,10 @@ use crate::terrain::{ColumnField, Terrain};
 /// the mesh's top surface is within 5.2 m of the habitat's over the scatter tests.
 const CAVE_DEPTH_M: f32 = 6.0;
 
+/// The least sky light (`mesh/sky.rs`) under an object: below it the ground
+/// is a cave's or a cave mouth's pit, dark, where nothing grows.
+const MIN_SKY: f32 = 0.5;
+
 /// Why candidates that exist were not placed in a region, counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Refusals {
@@ -39,7 +43,8 @@ pub struct Refusals {
     pub roofed: u32,
     /// The ground under it is below the sea, a river's or a lake's water.
     pub under_sea: u32,
-    /// The ground under it is far below the surface (a cave floor).
+    /// The ground under it is far below the surface or dark (a cave floor, a
+    /// cave mouth's pit).
     pub cave: u32,
     /// A building's levelled ground (its footprint, apron or skirt).
     pub built_on: u32,
@@ -173,7 +178,7 @@ impl Region<'_> {
             self.refusals.built_on += 1;
             return None;
         }
-        if seat.height_m < habitat.surface_m(u, v) - self.cave_depth_m {
+        if seat.height_m < habitat.surface_m(u, v) - self.cave_depth_m || seat.sky < MIN_SKY {
             self.refusals.cave += 1;
             return None;
         }

@@ -18,6 +18,8 @@ const SIDE: i32 = REGION_CELLS + 2 * MARGIN;
 pub struct Seat {
     /// Height of the ground above the base radius, metres.
     pub height_m: f32,
+    /// The ground's sky light there, 0 to 1 (`mesh/sky.rs`).
+    pub sky: f32,
 }
 
 /// Why an object has no seat in a region.
@@ -37,6 +39,8 @@ struct Flat {
     corners: [[f32; 3]; 3],
     /// Layer of each corner (cells above the shell floor).
     layers: [f32; 3],
+    /// Sky light of each corner, 0 to 1.
+    sky: [f32; 3],
 
     up: bool,
 }
@@ -92,7 +96,8 @@ impl Seater {
                 bucket(xs[0].max(xs[1]).max(xs[2]), origin[0]),
                 bucket(ys[0].max(ys[1]).max(ys[2]), origin[1]),
             ]);
-            triangles.push(Flat { corners: c.map(|c| c.0), layers: c.map(|c| c.1), up: normal_z > 0.0 });
+            let sky = [0, 1, 2].map(|k| f32::from(part.vertices[tri[k] as usize].sky) / 255.0);
+            triangles.push(Flat { corners: c.map(|c| c.0), layers: c.map(|c| c.1), sky, up: normal_z > 0.0 });
         }
         let mut counts = vec![0u32; (SIDE * SIDE) as usize + 1];
         for &[x0, y0, x1, y1] in &spans {
@@ -119,11 +124,6 @@ impl Seater {
         Self { key, origin_cell, triangles, starts: counts, members }
     }
 
-    /// probe
-    pub fn stats(&self) -> String {
-        format!("triangles {} members {}", self.triangles.len(), self.members.len())
-    }
-
     /// The ground under grid point (x, y) (cells of the region's face at its LOD).
     pub fn seat(&self, x: f32, y: f32) -> Result<Seat, NoSeat> {
         // Relative to the first bucket's corner, as in `new`.
@@ -133,7 +133,7 @@ impl Seater {
         }
         let (bx, by) = (rx as i32, ry as i32);
         let b = (by * SIDE + bx) as usize;
-        let mut top: Option<(f32, f32)> = None; // height, layer
+        let mut top: Option<(f32, f32, f32)> = None; // height, layer, sky
         let mut hits = [0f32; 16];
         let mut count = 0;
         for &t in &self.members[self.starts[b] as usize..self.starts[b + 1] as usize] {
@@ -144,12 +144,13 @@ impl Seater {
                 hits[count] = h;
                 count += 1;
             }
-            if tri.up && top.is_none_or(|(th, _)| h > th) {
+            if tri.up && top.is_none_or(|(th, _, _)| h > th) {
                 let layer = w[0] * tri.layers[0] + w[1] * tri.layers[1] + w[2] * tri.layers[2];
-                top = Some((h, layer));
+                let sky = w[0] * tri.sky[0] + w[1] * tri.sky[1] + w[2] * tri.sky[2];
+                top = Some((h, layer, sky));
             }
         }
-        let (h, layer) = top.ok_or(NoSeat::NoGround)?;
+        let (h, layer, sky) = top.ok_or(NoSeat::NoGround)?;
         // Ground beyond the region's window (it reaches two layers past its own).
         let z0 = (self.key.z as i32 * REGION_CELLS) as f32;
         if !(z0 - 2.0..z0 + REGION_CELLS as f32 + 2.0).contains(&layer) {
@@ -160,7 +161,7 @@ impl Seater {
         if hits[..count].iter().any(|&o| o > h + 0.05) {
             return Err(NoSeat::Roofed);
         }
-        Ok(Seat { height_m: h })
+        Ok(Seat { height_m: h, sky })
     }
 }
 

@@ -25,8 +25,8 @@ pub use columns::{Column, ColumnField, GroundProbe, GroundSample, NO_WATER, Surf
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit, grade};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
-pub(crate) use voxels::quantize;
-pub use voxels::{DENSITY_PER_M, Voxel, VoxelGrid};
+pub use voxels::{COVER_PER_M, DENSITY_PER_M, Voxel, VoxelGrid};
+pub(crate) use voxels::{quantize, quantize_cover};
 
 use std::sync::Arc;
 

@@ -8,6 +8,11 @@
 //! of their own material). Deep rock is banded into strata that follow the
 //! elevated surface.
 //!
+//! Beside the voxels, each sample keeps its *cover*: how deep it lies in the
+//! ground as it would be without caves and cave mouths (the density before
+//! they are carved). A cave's walls are deep in that ground, open ground is at
+//! its surface: the mesh reads its vertices' sky light from it (`mesh/sky.rs`).
+//!
 //! Speed comes from doing little: the 3D noise lives on lattice nodes every 4
 //! cells and is interpolated; a column evaluates it only in the band where it
 //! can change the sign of the density, and caves only in their depth range;
@@ -27,6 +32,10 @@ use crate::signature::{Signature, SignatureHasher};
 
 /// Density units per metre: i16 covers ±256 m at 7.8 mm resolution.
 pub const DENSITY_PER_M: f32 = 128.0;
+
+/// Cover units per metre: i8 covers ±16 m at 12.5 cm, deeper than any
+/// vertex is dark and higher than any is lit.
+pub const COVER_PER_M: f32 = 8.0;
 
 /// One voxel: 6 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,6 +84,11 @@ pub struct VoxelGrid {
     /// is contiguous. Sample (0, 0, 0) is 2 cells before the region's first
     /// cell on every axis.
     pub voxels: Vec<Voxel>,
+    /// Each sample's depth in the ground without caves and cave mouths,
+    /// `COVER_PER_M` a metre (negative above it), in the voxels' order.
+    /// Where an edit changes a sample's density, its cover is at most the
+    /// new density (`edit/apply.rs`): edited ground is lit as open ground.
+    pub cover: Vec<i8>,
 }
 
 impl VoxelGrid {
@@ -88,15 +102,28 @@ impl VoxelGrid {
         self.voxels[(b * Self::SIDE + a) * Self::SIDE + c]
     }
 
+    /// The cover of window sample (a, b, c), `COVER_PER_M` a metre.
+    #[inline]
+    #[must_use]
+    pub fn cover_at(&self, a: usize, b: usize, c: usize) -> i8 {
+        self.cover[(b * Self::SIDE + a) * Self::SIDE + c]
+    }
+
     /// The voxels as little-endian bytes: the canonical encoding hashes and dumps use.
     #[must_use]
     pub fn to_bytes(&self) -> Vec<u8> {
         self.voxels.iter().flat_map(|v| v.to_le_bytes()).collect()
     }
 
+    /// The cover as bytes (two's complement): the `cover` section of a dump.
+    #[must_use]
+    pub fn cover_bytes(&self) -> &[u8] {
+        bytemuck::cast_slice(&self.cover)
+    }
+
     /// A signature of the voxels (the region's golden hash): that of
-    /// `to_bytes`, hashed a few hundred voxels at a time through a small
-    /// buffer rather than a copy of the whole grid.
+    /// `to_bytes` followed by `cover_bytes`, hashed a few hundred voxels at a
+    /// time through a small buffer rather than a copy of the whole grid.
     #[must_use]
     pub fn signature(&self) -> Signature {
         let mut hasher = SignatureHasher::new("voxels");
@@ -107,6 +134,7 @@ impl VoxelGrid {
             }
             hasher.update(&buffer[..chunk.len() * 6]);
         }
+        hasher.update(self.cover_bytes());
         hasher.finish()
     }
 }
@@ -224,6 +252,7 @@ impl Terrain {
 
         let side = WINDOW;
         let mut voxels = vec![Voxel::default(); side * side * side];
+        let mut cover = vec![0i8; side * side * side];
         // Per window layer: its height above the shell floor, its lattice level
         // (levels are every 4 layers from layer -4) and its weight towards the next.
         let z_of: [f32; WINDOW] = core::array::from_fn(|c| (first_layer + c as i32) as f32 * layer_m);
@@ -271,6 +300,10 @@ impl Terrain {
                         let fade = clamp01(1.0 + (s - z_of[c]) * inv_fade);
                         d[c] += calm * fade * n;
                     }
+                }
+                let cover_out = &mut cover[(b * side + a) * side..][..side];
+                for (out, &dc) in cover_out.iter_mut().zip(&d) {
+                    *out = quantize_cover(dc);
                 }
                 // Worm caves: below their minimum depth, above the shell floor, fading in
                 // over 4 m. A tunnel is where both worm noises are near zero; the carve
@@ -335,7 +368,7 @@ impl Terrain {
         if !deposits.is_empty() || !mouths.is_empty() {
             self.apply_features(&mut voxels, columns, first_layer, layer_m, &deposits, &mouths);
         }
-        VoxelGrid { key, voxels }
+        VoxelGrid { key, voxels, cover }
     }
 
     /// The planet-local box holding every sample of the window.
@@ -427,6 +460,13 @@ pub(crate) fn quantize(d: f32) -> i16 {
     (x + 0.5f32.copysign(x)) as i16
 }
 
+/// Metres to stored cover, rounded half away from zero, saturating.
+#[inline]
+pub(crate) fn quantize_cover(d: f32) -> i8 {
+    let x = max(min(d * COVER_PER_M, 127.0), -127.0);
+    (x + 0.5f32.copysign(x)) as i8
+}
+
 /// The smaller of two non-NaN floats: one `minss`, where `f32::min` adds NaN
 /// handling these loops never need.
 #[inline(always)]
@@ -469,7 +509,8 @@ mod tests {
         for (n, (lat, lon)) in [(-22.3, -16.8), (10.0, 20.0), (45.0, 45.0), (-60.0, 170.0)].into_iter().enumerate() {
             let key = t.surface_key(crate::terrain::lat_lon_direction(lat, lon), n as u8);
             let grid = t.voxels(&t.columns(key));
-            assert_eq!(grid.signature(), Signature::of_bytes("voxels", &grid.to_bytes()), "{key:?}");
+            let bytes = [grid.to_bytes(), grid.cover_bytes().to_vec()].concat();
+            assert_eq!(grid.signature(), Signature::of_bytes("voxels", &bytes), "{key:?}");
         }
     }
 }

@@ -2,7 +2,8 @@
 // the planet, two materials per vertex blended through their height maps,
 // textures at two scales swapped continuously with altitude, the smooth
 // normal for texturing and the face normal for lighting, haze from the
-// atmosphere, and a dithered fade-in.
+// atmosphere, and a dithered fade-in. Each vertex's sky light (how much of
+// the open sky reaches it: none deep in a cave) dims the sun and the sky.
 
 struct Draw {
     // xyz: mesh origin relative to the camera, m; w: fade (0..1 fading in,
@@ -50,7 +51,13 @@ struct VsOut {
     // The vertex's materials' mean colour, interpolated smoothly across the
     // triangle (the material ids themselves cannot be).
     @location(6) mean_albedo: vec3<f32>,
+    // Sky light, 0 (deep in a cave) to 1 (open ground).
+    @location(7) sky: f32,
 };
+
+// The share of the sky's light a cave's deepest walls still get: the light
+// that finds its way in, enough for an eye adapted to the dark.
+const CAVE_AMBIENT: f32 = 0.04;
 
 fn octahedral_decode(e: vec2<f32>) -> vec3<f32> {
     let z = 1.0 - abs(e.x) - abs(e.y);
@@ -73,7 +80,8 @@ fn vs_terrain(in: VsIn) -> VsOut {
     out.face_normal = draw.rotation * octahedral_decode(in.face_normal);
     let base = u32(draw.texture_origin.w);
     out.materials = vec2<u32>(base + (in.packed & 0xffu), base + ((in.packed >> 8u) & 0xffu));
-    out.blend = f32(in.packed >> 16u) / 65535.0;
+    out.blend = f32((in.packed >> 16u) & 0xffu) / 255.0;
+    out.sky = f32(in.packed >> 24u) / 255.0;
     out.mean_albedo = mix(mean_colour(out.materials.x), mean_colour(out.materials.y), out.blend);
     return out;
 }
@@ -138,10 +146,13 @@ fn fs_terrain(in: VsOut) -> @location(0) vec4<f32> {
     let up = normalize(in.relative - planet.centre.xyz);
     let face = geometric * sign(dot(geometric, in.face_normal) + 1e-6);
     let sun = planet.sun.xyz;
-    let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun));
+    // No shadows are cast, so the sun reaches under ground only as the
+    // vertex's sky light lets it: squared, it leaves a cave before the sky does.
+    let open = clamp(in.sky, 0.0, 1.0);
+    let direct = max(dot(face, sun), 0.0) * smoothstep(-0.05, 0.05, dot(up, sun)) * open * open;
     let daylight = daylight_at(up, sun);
     let sky = sky_light(planet, daylight);
-    let ambient = sky * (0.55 + 0.45 * dot(face, up));
+    let ambient = sky * (0.55 + 0.45 * dot(face, up)) * mix(CAVE_AMBIENT, 1.0, open);
     var c = albedo * (frame.sun_color.rgb * direct + ambient) + albedo * emission;
 
     let distance = length(in.relative);

@@ -166,7 +166,7 @@ impl Scene {
         for v in &part.vertices {
             self.positions.push(Vec3::from_array(v.position) + shift);
             self.normals.push(octahedral_decode(v.smooth_normal));
-            self.colors.push(pick::material_color(terrain, v.materials, v.blend));
+            self.colors.push(pick::material_color(terrain, v.materials, u16::from(v.blend) * 257));
         }
         let mut lists = vec![part.indices.to_u32()];
         if overlap {

@@ -1,13 +1,14 @@
 //! `voxels`: `PlanetPlan` and `ColumnField` -> `VoxelGrid` (the 3D pass:
 //! density, two materials and their blend for each of the 36³ samples),
 //! then the region's edits (`edit::apply_edits`) over what was generated.
-//! Binary: one `voxels` section, z fastest, then x, then y.
+//! Binary: a `voxels` section, z fastest, then x, then y, and a `cover`
+//! section (each sample's depth in the cave-less ground) in the same order.
 
 use super::super::{Chain, RegionInput, RegionStage, StageDef, StageValue};
 use super::{COLUMNS, PLANET_PLAN};
 use crate::RegionKey;
 use crate::dump::DumpError;
-use crate::dump::binary::{self, Section, VOXEL};
+use crate::dump::binary::{self, COVER, Section, VOXEL};
 use crate::geometry::WINDOW;
 use crate::plan::PlanetPlan;
 use crate::terrain::{ColumnField, VoxelGrid};
@@ -40,16 +41,21 @@ impl RegionStage for VoxelsStage {
     }
 
     fn sections(v: &VoxelGrid) -> Vec<Section> {
-        vec![Section::new("voxels", VOXEL, VoxelGrid::to_bytes(v))]
+        vec![
+            Section::new("voxels", VOXEL, VoxelGrid::to_bytes(v)),
+            Section::new("cover", COVER, v.cover_bytes().to_vec()),
+        ]
     }
 
     fn layout() -> Vec<(String, &'static [&'static [binary::Field]])> {
-        vec![("voxels".into(), &[VOXEL])]
+        vec![("voxels".into(), &[VOXEL]), ("cover".into(), &[COVER])]
     }
 
     fn read(key: RegionKey, s: &[Section]) -> Result<VoxelGrid, DumpError> {
         s[0].expect_count(WINDOW * WINDOW * WINDOW)?;
-        Ok(VoxelGrid { key, voxels: binary::read_voxels(&s[0].bytes) })
+        s[1].expect_count(WINDOW * WINDOW * WINDOW)?;
+        let cover = s[1].bytes.iter().map(|&b| i8::from_le_bytes([b])).collect();
+        Ok(VoxelGrid { key, voxels: binary::read_voxels(&s[0].bytes), cover })
     }
 
     /// Material ids are in the plan's palette.

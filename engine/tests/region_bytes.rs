@@ -1,0 +1,82 @@
+//! What a region keeps, counted: `BuiltRegion::bytes`, which the region
+//! cache's budget sums, against a counting allocator (`stats_alloc`) over
+//! random regions of every planet and LOD, face edges and corners among
+//! them, to the byte. The one test of this binary owns the allocator's
+//! count: no other thread allocates while it measures.
+
+use std::alloc::System;
+use std::sync::Arc;
+
+use engine::{PlanetBuilder, RegionBuilder};
+use jobs::CancelToken;
+use planet::hash::HashStream;
+use planet::terrain::Terrain;
+use planet::{Face, PlannedSystem};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+#[global_allocator]
+static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// A random direction; one in four on a face edge, one in eight at a corner.
+fn direction(s: &mut HashStream) -> glam::Vec3 {
+    let face = Face::ALL[s.index(6)];
+    let (mut u, mut v) = (s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
+    match s.index(8) {
+        0 | 1 => u = if s.index(2) == 0 { -0.9995 } else { 0.9995 },
+        2 => {
+            u = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+            v = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+        }
+        _ => {}
+    }
+    planet::geometry::direction(face, u, v)
+}
+
+#[test]
+fn a_regions_bytes_are_what_it_holds() {
+    let system = PlannedSystem::default_system();
+    let mut s = HashStream::new(0xb17e5);
+    let (mut regions, mut counted, mut held, mut empty) = (0usize, 0usize, 0usize, 0usize);
+    let mut worst = (0usize, 0usize);
+    for plan in &system.planets {
+        let builder = PlanetBuilder::new(Arc::new(Terrain::new(plan)));
+        for _ in 0..40 {
+            let lod = s.index(usize::from(builder.terrain().grid.max_lod) + 1) as u8;
+            let mut key = builder.terrain().surface_key(direction(&mut s), lod);
+            // Now and then the region above the surface's: most of those are empty.
+            if s.index(4) == 0 {
+                key = builder.terrain().grid.neighbour(key, 0, 0, 1).unwrap_or(key);
+            }
+            // The first build fills the terrain's caches made on first use
+            // (towns, layout cells); the second is what a region keeps.
+            drop(builder.build(key, &CancelToken::new()));
+            let counting = Region::new(ALLOCATOR);
+            let region = Arc::new(builder.build(key, &CancelToken::new()).expect("not cancelled"));
+            let change = counting.change();
+            // (A reallocation counts as the new block allocated and the old one freed.)
+            let kept = change.bytes_allocated - change.bytes_deallocated;
+            let bytes = region.bytes();
+            if kept.abs_diff(bytes) > worst.0.abs_diff(worst.1) {
+                worst = (kept, bytes);
+            }
+            regions += 1;
+            counted += bytes;
+            held += kept;
+            empty += usize::from(region.mesh.terrain.vertices.is_empty());
+            drop(region);
+            let after = counting.change();
+            assert_eq!(after.bytes_allocated, after.bytes_deallocated, "{key}: bytes left once the region is dropped");
+        }
+    }
+    println!(
+        "{regions} regions ({empty} empty): bytes() {} KiB, allocator {} KiB; worst region {} against {} bytes",
+        counted / 1024,
+        held / 1024,
+        worst.1,
+        worst.0
+    );
+    assert!(regions >= 200 && empty >= 10, "{regions} regions, {empty} of them empty: too few to judge");
+    // To the byte: a buffer `bytes` leaves out shows here.
+    assert_eq!(worst.0, worst.1, "a region holds {} bytes but counts {}", worst.0, worst.1);
+    assert_eq!(held, counted, "regions hold {held} bytes but count {counted}");
+}

@@ -3,8 +3,9 @@
 //! would be without caves and cave mouths (`VoxelGrid::cover`), interpolated
 //! from the eight samples of its cell: open ground lies at that ground's
 //! surface and is lit; a cave's walls lie metres inside it and are dark, and
-//! so does the floor of a cave mouth's pit or a deep dig. Cover is a pure
-//! function of each sample, so a vertex two regions share gets one sky.
+//! so does the floor of a cave mouth's pit (edited ground is lit as open:
+//! `edit/apply.rs`). Cover is a pure function of each sample, so a vertex
+//! two regions share gets one sky.
 
 use crate::terrain::{COVER_PER_M, VoxelGrid, smoothstep};
 

@@ -9,28 +9,14 @@ use std::sync::Arc;
 
 use engine::{PlanetBuilder, RegionBuilder};
 use jobs::CancelToken;
+use planet::PlannedSystem;
+use planet::geometry::seam_biased_direction;
 use planet::hash::HashStream;
 use planet::terrain::Terrain;
-use planet::{Face, PlannedSystem};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
 static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// A random direction; one in four on a face edge, one in eight at a corner.
-fn direction(s: &mut HashStream) -> glam::Vec3 {
-    let face = Face::ALL[s.index(6)];
-    let (mut u, mut v) = (s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
-    match s.index(8) {
-        0 | 1 => u = if s.index(2) == 0 { -0.9995 } else { 0.9995 },
-        2 => {
-            u = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
-            v = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
-        }
-        _ => {}
-    }
-    planet::geometry::direction(face, u, v)
-}
 
 #[test]
 fn a_regions_bytes_are_what_it_holds() {
@@ -42,7 +28,7 @@ fn a_regions_bytes_are_what_it_holds() {
         let builder = PlanetBuilder::new(Arc::new(Terrain::new(plan)));
         for _ in 0..40 {
             let lod = s.index(usize::from(builder.terrain().grid.max_lod) + 1) as u8;
-            let mut key = builder.terrain().surface_key(direction(&mut s), lod);
+            let mut key = builder.terrain().surface_key(seam_biased_direction(&mut s), lod);
             // Now and then the region above the surface's: most of those are empty.
             if s.index(4) == 0 {
                 key = builder.terrain().grid.neighbour(key, 0, 0, 1).unwrap_or(key);

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use glam::Vec3;
 use planet::edit::save::{MAGIC, SAVE_FORMAT, Save, SaveError};
 use planet::edit::{Brush, Edit, EditLog, Operation, Surface, apply_edits};
-use planet::geometry::GridPoint;
+use planet::geometry::{GridPoint, seam_biased_direction};
 use planet::hash::HashStream;
 use planet::mesh::{MeshWorkspace, polygonize, spherify};
 use planet::pipeline::{Pipeline, RegionInput, stages};
@@ -24,24 +24,9 @@ fn terrain(planet: usize) -> Terrain {
     Terrain::new(&PlannedSystem::default_system().planets[planet])
 }
 
-/// A random direction; one in four on a face edge, one in eight at a corner.
-fn direction(s: &mut HashStream) -> Vec3 {
-    let face = Face::ALL[s.index(6)];
-    let (mut u, mut v) = (s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
-    match s.index(8) {
-        0 | 1 => u = if s.index(2) == 0 { -0.9995 } else { 0.9995 },
-        2 => {
-            u = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
-            v = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
-        }
-        _ => {}
-    }
-    planet::geometry::direction(face, u, v)
-}
-
 /// A random edit near the surface of `t`'s planet.
 fn random_edit(t: &Terrain, s: &mut HashStream, max_m: f32) -> Edit {
-    let d = direction(s);
+    let d = seam_biased_direction(s);
     let surface = t.recipe.radius_m + t.surface_at(d).surface_m;
     let centre = d * (surface + s.range_f32(-4.0, 3.0));
     let brush = if s.index(3) == 0 {
@@ -380,7 +365,7 @@ fn a_dig_is_a_smooth_round_hole() {
         let mut s = HashStream::new(0xd16 + planet as u64);
         let mut done = 0;
         while done < 6 {
-            let d = direction(&mut s);
+            let d = seam_biased_direction(&mut s);
             let ground = t.surface_at(d);
             if t.recipe.sea.enabled && ground.surface_m < t.recipe.sea.level_m + 2.0 {
                 continue;
@@ -556,7 +541,7 @@ fn a_smooth_levels_bumps_and_keeps_the_grounds_shape() {
         let t = Terrain::new(&system.planets[planet]);
         let mut s = HashStream::new(0x5300 + planet as u64);
         while cases < 4 * planet {
-            let d = direction(&mut s);
+            let d = seam_biased_direction(&mut s);
             let ground = t.surface_at(d);
             // Dry ground out of river valleys and off mountains (a channel or a
             // steep flank with its overhangs is no quadratic).
@@ -625,7 +610,7 @@ fn the_ground_is_found_where_the_voxels_and_edits_put_it() {
         let t = Terrain::new(&system.planets[planet]);
         let mut s = HashStream::new(0x640 + planet as u64);
         while cases < 20 * planet {
-            let d = direction(&mut s);
+            let d = seam_biased_direction(&mut s);
             let surface = t.surface_at(d).surface_m;
             if t.recipe.sea.enabled && surface < t.recipe.sea.level_m + 2.0 {
                 continue;

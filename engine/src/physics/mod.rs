@@ -161,9 +161,7 @@ impl Colliders {
     /// aside for [`Colliders::coarse_ground_below`].
     #[must_use]
     pub fn walkable<B: RegionBuilder>(streamer: &Streamer<B>) -> Self {
-        let (fine, coarse): (Vec<_>, Vec<_>) = streamer.shown_regions().partition(|r| r.key.lod <= WALK_MAX_LOD);
-        let cell0_m = f64::from(streamer.terrain().grid.cell_m(0));
-        Self { entries: entries(fine), coarse: entries(coarse), cell0_m }
+        Self::walkable_of(streamer, streamer.shown_regions())
     }
 
     /// [`Colliders::walkable`] of the regions whose columns may reach within
@@ -171,8 +169,13 @@ impl Colliders {
     /// place need, without gathering the whole planet's shown regions.
     #[must_use]
     pub fn walkable_near<B: RegionBuilder>(streamer: &Streamer<B>, point: DVec3, reach_m: f64) -> Self {
-        let (fine, coarse): (Vec<_>, Vec<_>) =
-            streamer.shown_regions_near(point, reach_m).partition(|r| r.key.lod <= WALK_MAX_LOD);
+        Self::walkable_of(streamer, streamer.shown_regions_near(point, reach_m))
+    }
+
+    /// `regions` of `streamer`'s planet split into those fine enough to
+    /// stand on and the coarser ones.
+    fn walkable_of<B: RegionBuilder>(streamer: &Streamer<B>, regions: impl Iterator<Item = Arc<BuiltRegion>>) -> Self {
+        let (fine, coarse): (Vec<_>, Vec<_>) = regions.partition(|r| r.key.lod <= WALK_MAX_LOD);
         let cell0_m = f64::from(streamer.terrain().grid.cell_m(0));
         Self { entries: entries(fine), coarse: entries(coarse), cell0_m }
     }

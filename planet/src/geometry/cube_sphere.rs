@@ -33,6 +33,24 @@ pub fn direction(face: Face, u: f32, v: f32) -> Vec3 {
     direction_warped(face, warp(u), warp(v))
 }
 
+/// A random unit direction drawn from `s`, one in four on a face edge and
+/// one in eight at a cube corner (face coordinates 0.9995 out): what tests
+/// over many random places draw so that the seams are among them.
+#[must_use]
+pub fn seam_biased_direction(s: &mut crate::hash::HashStream) -> Vec3 {
+    let face = Face::ALL[s.index(6)];
+    let (mut u, mut v) = (s.range_f32(-1.0, 1.0), s.range_f32(-1.0, 1.0));
+    match s.index(8) {
+        0 | 1 => u = if s.index(2) == 0 { -0.9995 } else { 0.9995 },
+        2 => {
+            u = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+            v = if s.index(2) == 0 { -0.9995 } else { 0.9995 };
+        }
+        _ => {}
+    }
+    direction(face, u, v)
+}
+
 /// The unit direction of already-warped coordinates (u', v') = (warp(u), warp(v)):
 /// lets a caller warp each grid row and column once. Bit-identical to `direction`.
 #[inline]

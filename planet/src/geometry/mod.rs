@@ -6,7 +6,7 @@ mod face;
 mod grid;
 mod region_key;
 
-pub use cube_sphere::{direction, direction_warped, face_coords, unwarp, warp};
+pub use cube_sphere::{direction, direction_warped, face_coords, seam_biased_direction, unwarp, warp};
 pub use face::{Edge, EdgeCrossing, Face};
 pub use grid::{CellFrame, GridPoint, MARGIN, PlanetGrid, REGION_CELLS, WINDOW};
 pub use region_key::{KeyError, NEIGHBOUR_OFFSETS, RegionKey};

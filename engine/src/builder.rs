@@ -1,9 +1,14 @@
 //! Building a region: the pipeline's region stages (`planet::pipeline`:
-//! columns, voxels, polygonize, spherify, collider, navmesh, scatter) run as one job through the pipeline's runner, which checks the
-//! job's cancellation token between stages. A region is ready (and so
-//! shown) only with its collider: the player never stands on ground that
-//! cannot hold it, and regions near the player, built first, get their
-//! colliders first.
+//! columns, voxels, polygonize, spherify, scatter, then the physics:
+//! collider, navmesh, creature paths) run as one job through the pipeline's
+//! runner, which checks the job's cancellation token between stages.
+//!
+//! A region beyond the streamer's physics range is built without its
+//! physics, and kept so: nothing walks, lands or digs there, and its
+//! collider and navmesh were two thirds of what a region holds. Generation
+//! is pure, so when the camera comes near, [`RegionBuilder::add_physics`]
+//! runs only the physics stages on the meshes and scatter the region already
+//! has, and the region is replaced by one that holds them.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -13,7 +18,7 @@ use parking_lot::Mutex;
 use planet::edit::RegionEdits;
 use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
-use planet::pipeline::{MAX_STAGES, Pipeline, RegionInput, Stage, StageTimes, stages};
+use planet::pipeline::{Chain, MAX_STAGES, Pipeline, RegionInput, Run, Stage, StageOutput, StageTimes, stages};
 use planet::scatter::Scatter;
 use planet::terrain::{Terrain, VoxelGrid};
 use planet::{RegionKey, Signature};
@@ -29,9 +34,12 @@ pub struct BuiltRegion {
     pub voxels: Signature,
     /// The stamp of the edits it was built with (`planet::edit::stamp`; 0: none).
     pub stamp: u64,
-    /// Its collision mesh (`None` only from test doubles).
+    /// Whether it was built with its physics (the stages after scatter):
+    /// false for a region beyond the streamer's physics range.
+    pub physics: bool,
+    /// Its collision mesh (`None` without its physics, or from test doubles).
     pub collider: Option<Collider>,
-    /// Its navigation polygons (`None` only from test doubles).
+    /// Its navigation polygons (`None` without its physics, or from test doubles).
     pub navmesh: Option<NavMesh>,
     /// Its trees, bushes, grass, rocks and crystals (`None` only from test doubles).
     pub scatter: Option<Scatter>,
@@ -54,6 +62,13 @@ impl BuiltRegion {
             + self.scatter.as_ref().map_or(0, Scatter::bytes)
     }
 
+    /// The region without its physics (a copy of its meshes and scatter):
+    /// what the cache keeps of a region the camera has left.
+    #[must_use]
+    pub fn without_physics(&self) -> Self {
+        Self { physics: false, collider: None, navmesh: None, ..self.clone() }
+    }
+
     /// Frees every buffer's capacity beyond its length: the stages grow
     /// their buffers as they go, and a region is kept far longer than built.
     pub fn shrink_to_fit(&mut self) {
@@ -67,15 +82,31 @@ impl BuiltRegion {
 /// Something that builds regions from keys: the real stages, or a test double.
 pub trait RegionBuilder: Send + Sync + 'static {
     /// Builds `key` with `edits` (the region's edits and bakes, in log
-    /// order, and their stamp: `EditLog::region`), or returns `None` once
-    /// `cancel` is set (checked between stages).
-    fn build_with(&self, key: RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion>;
+    /// order, and their stamp: `EditLog::region`), with its physics when
+    /// `physics` is set, or returns `None` once `cancel` is set (checked
+    /// between stages).
+    fn build_with(
+        &self,
+        key: RegionKey,
+        edits: &RegionEdits,
+        physics: bool,
+        cancel: &CancelToken,
+    ) -> Option<BuiltRegion>;
 
-    /// Builds `key` as generated, with no edits.
+    /// `region`, built without its physics, with them: by default built
+    /// again whole (`edits` are the ones it was built with).
+    fn add_physics(&self, region: &BuiltRegion, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
+        self.build_with(region.key, edits, true, cancel)
+    }
+
+    /// Builds `key` as generated, with no edits, physics included.
     fn build(&self, key: RegionKey, cancel: &CancelToken) -> Option<BuiltRegion> {
-        self.build_with(key, &RegionEdits::default(), cancel)
+        self.build_with(key, &RegionEdits::default(), true, cancel)
     }
 }
+
+/// The last stage of what a region shows; the stages after it are its physics.
+const LAST_SHOWN: Stage = &stages::SCATTER;
 
 /// How many times each stage has finished, across all jobs, by position in the pipeline.
 #[derive(Debug, Default)]
@@ -88,10 +119,11 @@ impl StageCounters {
         Pipeline::standard().index(stage).map_or(0, |i| self.0[i].load(Ordering::Relaxed))
     }
 
-    /// Regions built to the end of the pipeline so far.
+    /// Regions built so far (to their last shown stage, scatter: with
+    /// or without their physics).
     #[must_use]
     pub fn regions(&self) -> u64 {
-        Pipeline::standard().stages().last().map_or(0, |&s| self.of(s))
+        self.of(LAST_SHOWN)
     }
 
     /// Every stage's count, by position in the pipeline.
@@ -134,30 +166,91 @@ impl PlanetBuilder {
     }
 }
 
-impl RegionBuilder for PlanetBuilder {
-    fn build_with(&self, key: RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
-        let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
-        let input = RegionInput {
-            workspace: Some(&workspace),
+impl PlanetBuilder {
+    /// Runs the region stages `which` (positions in the standard pipeline)
+    /// on `chain`, counting and timing each; `None` once `cancel` is set.
+    fn run(
+        &self,
+        input: &RegionInput<'_>,
+        chain: &mut Chain,
+        which: impl Fn(usize) -> bool,
+        cancel: &CancelToken,
+        times: &mut StageTimes,
+    ) -> Option<()> {
+        let pipeline = Pipeline::standard();
+        let stages: Vec<usize> = pipeline.region_stages().map(|(i, _)| i).filter(|&i| which(i)).collect();
+        let run = pipeline.run(input, chain, stages, &|| cancel.is_cancelled(), |i, t| {
+            times.0[i] = t;
+            self.counters.0[i].fetch_add(1, Ordering::Relaxed);
+        });
+        // The terrain is validated and the key comes from its own grid: the
+        // region stages cannot refuse it.
+        matches!(run, Ok(Run::Finished)).then_some(())
+    }
+
+    /// The input of `key`'s stages, with a workspace.
+    fn input<'a>(
+        &'a self,
+        key: RegionKey,
+        edits: &'a RegionEdits,
+        workspace: &'a std::sync::Mutex<MeshWorkspace>,
+    ) -> RegionInput<'a> {
+        RegionInput {
+            workspace: Some(workspace),
             scatter: self.scatter,
             edits: &edits.edits,
             bakes: &edits.bakes,
             ..RegionInput::of_terrain(&self.terrain, key)
-        };
-        let mut times = StageTimes::default();
-        let run = Pipeline::standard().run_region(&input, &|| cancel.is_cancelled(), |i, t| {
-            times.0[i] = t;
-            self.counters.0[i].fetch_add(1, Ordering::Relaxed);
-        });
+        }
+    }
+}
+
+impl RegionBuilder for PlanetBuilder {
+    fn build_with(
+        &self,
+        key: RegionKey,
+        edits: &RegionEdits,
+        physics: bool,
+        cancel: &CancelToken,
+    ) -> Option<BuiltRegion> {
+        let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
+        let input = self.input(key, edits, &workspace);
+        let last_shown = Pipeline::standard().index(LAST_SHOWN).unwrap_or(usize::MAX);
+        let (mut chain, mut times) = (Chain::default(), StageTimes::default());
+        let run = self.run(&input, &mut chain, |i| physics || i <= last_shown, cancel, &mut times);
         self.workspaces.lock().push(workspace.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
-        // `None` when cancelled. The terrain is validated and the key comes
-        // from its own grid: the region stages cannot refuse it.
-        let mut chain = run.ok()??;
+        run?;
         let mut built = BuiltRegion {
             key,
             voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
             stamp: edits.stamp,
             mesh: chain.take_value(&stages::SPHERE_MESH)?,
+            physics,
+            collider: physics.then(|| chain.take_value(&stages::COLLIDER)).flatten(),
+            navmesh: physics.then(|| chain.take_value(&stages::NAVMESH)).flatten(),
+            scatter: Some(chain.take_value(&stages::SCATTER)?),
+            times,
+        };
+        built.shrink_to_fit();
+        Some(built)
+    }
+
+    /// Runs only the physics stages, on a copy of the region's meshes and scatter.
+    fn add_physics(&self, region: &BuiltRegion, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
+        let workspace = std::sync::Mutex::new(MeshWorkspace::default());
+        let input = self.input(region.key, edits, &workspace);
+        let last_shown = Pipeline::standard().index(LAST_SHOWN).unwrap_or(usize::MAX);
+        let mut chain = Chain::default();
+        chain.set(StageOutput::new(&stages::SPHERE_MESH, region.mesh.clone())?);
+        chain.set(StageOutput::new(&stages::SCATTER, region.scatter.clone()?)?);
+        let mut times = region.times;
+        self.run(&input, &mut chain, |i| i > last_shown, cancel, &mut times)?;
+        let mut built = BuiltRegion {
+            key: region.key,
+            voxels: region.voxels,
+            stamp: region.stamp,
+            mesh: chain.take_value(&stages::SPHERE_MESH)?,
+            physics: true,
             collider: Some(chain.take_value(&stages::COLLIDER)?),
             navmesh: Some(chain.take_value(&stages::NAVMESH)?),
             scatter: Some(chain.take_value(&stages::SCATTER)?),

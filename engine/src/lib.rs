@@ -45,7 +45,7 @@ mod world;
 pub mod write;
 
 pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters};
-pub use cache::{RegionCache, RegionId};
+pub use cache::{DEFAULT_CACHE_BYTES, RegionCache, RegionId};
 pub use camera::Camera;
 pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};
 pub use streamer::{FrameReport, RegionJobs, StreamSettings, Streamer, descends_from};

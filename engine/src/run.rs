@@ -45,7 +45,7 @@ impl Default for RunOptions {
             fps: 60.0,
             realtime: true,
             settle_timeout: Duration::from_secs(30),
-            cache_bytes: 1 << 30,
+            cache_bytes: crate::cache::DEFAULT_CACHE_BYTES,
             deficit_radius_m: 1000.0,
             stream: StreamSettings::default(),
         }
@@ -127,6 +127,12 @@ pub struct RunSummary {
     pub ready_at_end: usize,
     /// Region cache at the end, MiB.
     pub cache_mib: f64,
+    /// Regions in the cache at the end.
+    pub cache_regions: usize,
+    /// Of them, those holding their physics (collider and navmesh).
+    pub cache_physical: usize,
+    /// Physics jobs run (regions given their physics after being built without).
+    pub physics_jobs: u64,
     /// Most resident memory seen, MiB.
     pub peak_rss_mib: f64,
     /// Hash of every region ready at the end: keys, voxels and meshes.
@@ -294,6 +300,7 @@ pub fn run_path(
             }
         }
     }
+    let held = cache.lock();
     let summary = RunSummary {
         path_s,
         frames: all_apply.len(),
@@ -310,10 +317,14 @@ pub fn run_path(
         job_ms_p50: region_stats.p50.as_secs_f64() * 1e3,
         job_ms_p99: region_stats.p99.as_secs_f64() * 1e3,
         ready_at_end: ready.len(),
-        cache_mib: cache.lock().bytes() as f64 / f64::from(1 << 20),
+        cache_mib: held.bytes() as f64 / f64::from(1 << 20),
+        cache_regions: held.len(),
+        cache_physical: held.physical(),
+        physics_jobs: stats.kinds.get("physics").map_or(0, |k| k.completed),
         peak_rss_mib: peak_rss,
         final_hash: Signature::of("stream final regions", &ready).to_string(),
     };
+    drop(held);
     RunReport {
         path: path.name.clone(),
         planet: plan.index,

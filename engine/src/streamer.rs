@@ -8,6 +8,12 @@
 //! shown until all its children are ready, and a merged column's children stay
 //! shown until it is ready again.
 //!
+//! Physics: a region within the physics range of the camera is built with
+//! its collider and navmesh; one beyond it without (it shows the same).
+//! A shown region that comes within range gets a physics job (priority as
+//! a build of a shown region), and one the camera leaves, or that falls
+//! well beyond the range, is kept without them.
+//!
 //! Edits: the streamer holds its planet's edit log, and builds and caches
 //! each region under the stamp of the edits touching it. An edit gives every
 //! region it touches, at every LOD, a new stamp, so they are missing and
@@ -20,9 +26,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::DVec3;
-use jobs::{JobSystem, Priority};
+use jobs::{CancelToken, JobSystem, Priority};
 use parking_lot::Mutex;
-use planet::edit::{Edit, EditError, EditLog};
+use planet::edit::{Edit, EditError, EditLog, RegionEdits};
 use planet::geometry::{GridPoint, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
@@ -43,11 +49,23 @@ pub struct StreamSettings {
     pub lod: LodSettings,
     /// Time the main thread may spend applying finished work per frame.
     pub apply_budget: Duration,
+    /// Regions within this distance of the camera (metres, to their
+    /// bounds) hold their physics: collider and navmesh. Beyond it they are
+    /// built and kept without them; one that comes within it gets them
+    /// from a physics job, and one left beyond 1.5 times it lets them go.
+    /// Negative: no region has physics.
+    pub physics_range_m: f64,
 }
 
+/// How much farther than the physics range a region keeps physics it has.
+const PHYSICS_KEEP: f64 = 1.5;
+
 impl Default for StreamSettings {
+    /// The physics range covers everything that stands on the ground near
+    /// the camera: animals are placed within 380 m of it, their herds'
+    /// loops 640 m beyond, and the tool reaches 250 m.
     fn default() -> Self {
-        Self { lod: LodSettings::default(), apply_budget: Duration::from_millis(2) }
+        Self { lod: LodSettings::default(), apply_budget: Duration::from_millis(2), physics_range_m: 1_200.0 }
     }
 }
 
@@ -58,8 +76,12 @@ pub struct FrameReport {
     pub apply_time: Duration,
     /// Regions applied.
     pub applied: usize,
-    /// Jobs submitted.
+    /// Jobs submitted (builds and physics).
     pub submitted: usize,
+    /// Of them, physics jobs (a shown region coming within the physics range).
+    pub physics_submitted: usize,
+    /// Regions that let their physics go (left behind).
+    pub physics_dropped: usize,
     /// Jobs cancelled (no longer wanted).
     pub cancelled: usize,
     /// Regions wanted.
@@ -369,34 +391,31 @@ impl<B: RegionBuilder> Streamer<B> {
         for (i, &column) in columns.iter().enumerate() {
             let regions = column.regions(&grid);
             wanted_regions.extend(regions.iter().copied());
-            let missing: Vec<RegionKey> = {
-                let cache = self.cache.lock();
-                regions.iter().copied().filter(|&k| !cache.contains(&self.id(k))).collect()
-            };
+            let distance = self.distance(column, camera);
+            let near = distance <= self.settings.physics_range_m;
+            let far = distance > self.settings.physics_range_m.max(0.0) * PHYSICS_KEEP;
+            let (missing, unphysical) = self.sort_out(&regions, near, far, &mut report);
             if i < self.wanted.len() {
                 report.wanted += regions.len();
                 report.ready += regions.len() - missing.len();
             }
-            if missing.is_empty() {
+            if missing.is_empty() && unphysical.is_empty() {
                 continue;
             }
-            let priority = self.priority(column, camera, &visible);
+            let priority = self.priority(column, camera, &visible, distance);
             for key in missing {
-                if self.failed.contains(&key) {
-                    continue;
+                if !self.failed.contains(&key) {
+                    let build =
+                        move |b: &B, edits: &RegionEdits, cancel: &CancelToken| b.build_with(key, edits, near, cancel);
+                    report.submitted += usize::from(self.request(key, "region", priority, build));
                 }
-                if self.requested.contains_key(&key) {
-                    self.jobs.reprioritize(&self.id(key), priority);
-                } else {
-                    let builder = Arc::clone(&self.builder);
-                    let edits = self.edits.region(key);
-                    let stamp = edits.stamp;
-                    self.jobs.submit(self.built_as(key, stamp), "region", priority, move |cancel| {
-                        builder.build_with(key, &edits, cancel).map(Arc::new)
-                    });
-                    self.requested.insert(key, stamp);
-                    report.submitted += 1;
-                }
+            }
+            for region in unphysical {
+                let key = region.key;
+                let add = move |b: &B, edits: &RegionEdits, cancel: &CancelToken| b.add_physics(&region, edits, cancel);
+                let submitted = usize::from(self.request(key, "physics", physics_priority(distance), add));
+                report.submitted += submitted;
+                report.physics_submitted += submitted;
             }
         }
         // Cancel what the camera has left behind.
@@ -416,7 +435,9 @@ impl<B: RegionBuilder> Streamer<B> {
         in_use.extend(wanted_regions);
         let mut cache = self.cache.lock();
         for left in self.in_use.difference(&in_use) {
-            cache.touch(&self.id(*left));
+            let id = self.id(*left);
+            cache.touch(&id);
+            report.physics_dropped += usize::from(cache.drop_physics(&id));
         }
         // Of an edited region, only the build shown and the current one are kept.
         let (signature, edits, superseded) = (self.signature, &self.edits, &self.superseded);
@@ -431,6 +452,60 @@ impl<B: RegionBuilder> Streamer<B> {
         report
     }
 
+    /// Of a wanted column's regions, those missing from the cache, and
+    /// those held without physics though `near` the camera; a region held
+    /// with physics though `far` from it lets them go.
+    fn sort_out(
+        &self,
+        regions: &[RegionKey],
+        near: bool,
+        far: bool,
+        report: &mut FrameReport,
+    ) -> (Vec<RegionKey>, Vec<Arc<BuiltRegion>>) {
+        let mut cache = self.cache.lock();
+        let mut missing = Vec::new();
+        let mut unphysical = Vec::new();
+        for &key in regions {
+            let id = self.id(key);
+            match cache.peek(&id) {
+                None => missing.push(key),
+                Some(region) if near && !region.physics => unphysical.push(Arc::clone(region)),
+                Some(_) if far => report.physics_dropped += usize::from(cache.drop_physics(&id)),
+                Some(_) => {}
+            }
+        }
+        (missing, unphysical)
+    }
+
+    /// Queues a job (of `kind`, for the job statistics) making `key` at its current stamp with `make`, or
+    /// re-prioritises the one queued; true if a job was submitted.
+    fn request(
+        &mut self,
+        key: RegionKey,
+        kind: &'static str,
+        priority: Priority,
+        make: impl FnOnce(&B, &RegionEdits, &CancelToken) -> Option<BuiltRegion> + Send + 'static,
+    ) -> bool {
+        if self.requested.contains_key(&key) {
+            self.jobs.reprioritize(&self.id(key), priority);
+            return false;
+        }
+        let builder = Arc::clone(&self.builder);
+        let edits = self.edits.region(key);
+        let stamp = edits.stamp;
+        self.jobs.submit(self.built_as(key, stamp), kind, priority, move |cancel| {
+            make(&builder, &edits, cancel).map(Arc::new)
+        });
+        self.requested.insert(key, stamp);
+        true
+    }
+
+    /// The distance from the camera to a column's bounds, metres.
+    fn distance(&mut self, column: ColumnKey, camera: &Camera) -> f64 {
+        let bounds = self.tree.bounds(&self.terrain, column);
+        (bounds.centre.distance(camera.position) - bounds.radius).max(0.0)
+    }
+
     /// The planet's area in LOD-0 columns.
     fn planet_area(&self) -> u64 {
         let n = u64::from(self.tree.grid().regions_across(0));
@@ -438,13 +513,18 @@ impl<B: RegionBuilder> Streamer<B> {
     }
 
     /// A wanted column's job priority.
-    fn priority(&mut self, column: ColumnKey, camera: &Camera, visible: &BTreeSet<ColumnKey>) -> Priority {
+    fn priority(
+        &mut self,
+        column: ColumnKey,
+        camera: &Camera,
+        visible: &BTreeSet<ColumnKey>,
+        distance: f64,
+    ) -> Priority {
         // A hole: nothing shown over this column's area (neither it, an
         // ancestor, nor any descendant is visible).
         let hole = !overlaps(visible, column, self.tree.grid().max_lod);
         let bounds = self.tree.bounds(&self.terrain, column);
         let in_view = camera.sees(bounds.centre, bounds.radius);
-        let distance = (bounds.centre.distance(camera.position) - bounds.radius).max(0.0);
         let decimetres = ((distance * 10.0) as u64).min((1 << 55) - 1);
         let coarse_first = if hole { 31 - u64::from(column.lod.min(31)) } else { 0 };
         Priority((u64::from(!hole) << 62) | (coarse_first << 56) | (u64::from(!in_view) << 55) | decimetres)
@@ -488,6 +568,14 @@ impl<B: RegionBuilder> Streamer<B> {
         out.truncate(mark);
         false
     }
+}
+
+/// A physics job's priority, `distance` metres from the camera: after every
+/// hole, and as a build of a region in view four times as far (the ground
+/// under a walker soon, the farther ground animals stand on after what the
+/// eye misses).
+fn physics_priority(distance: f64) -> Priority {
+    Priority((1 << 62) | ((distance * 40.0) as u64).min((1 << 55) - 1))
 }
 
 /// Covers `c` with whatever ready columns there are, coarsest first.

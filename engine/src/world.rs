@@ -61,7 +61,7 @@ impl Default for WorldSettings {
         Self {
             stream: StreamSettings::default(),
             threads: 2,
-            cache_bytes: 768 << 20,
+            cache_bytes: crate::cache::DEFAULT_CACHE_BYTES,
             attach_radii: 6.0,
             detach_radii: 7.0,
             proxy_quads: PROXY_QUADS,
@@ -154,11 +154,21 @@ pub struct WorldBuilder {
 }
 
 impl RegionBuilder for WorldBuilder {
-    fn build_with(&self, key: planet::RegionKey, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(
+        &self,
+        key: planet::RegionKey,
+        edits: &RegionEdits,
+        physics: bool,
+        cancel: &CancelToken,
+    ) -> Option<BuiltRegion> {
         if !self.delay.is_zero() {
             std::thread::sleep(self.delay);
         }
-        self.stages.build_with(key, edits, cancel)
+        self.stages.build_with(key, edits, physics, cancel)
+    }
+
+    fn add_physics(&self, region: &BuiltRegion, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
+        self.stages.add_physics(region, edits, cancel)
     }
 }
 

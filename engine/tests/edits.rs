@@ -78,7 +78,7 @@ fn a_dig_at_the_feet_streams_in_without_a_hole_and_the_walker_falls_in() {
         let edits = streamer.edits().region(region.key);
         if !edits.edits.is_empty() {
             let rebuilt = PlanetBuilder::new(Arc::clone(streamer.terrain()))
-                .build_with(region.key, &edits, &CancelToken::new())
+                .build_with(region.key, &edits, false, &CancelToken::new())
                 .unwrap();
             assert_eq!(region.voxels, rebuilt.voxels, "{} shows a build without the dig", region.key);
         }
@@ -174,8 +174,8 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
         }
         with_bakes += usize::from(!a.bakes.is_empty());
         lods.insert(key.lod);
-        let x = builder.build_with(key, &a, &CancelToken::new()).unwrap();
-        let y = builder.build_with(key, &b, &CancelToken::new()).unwrap();
+        let x = builder.build_with(key, &a, false, &CancelToken::new()).unwrap();
+        let y = builder.build_with(key, &b, false, &CancelToken::new()).unwrap();
         assert_eq!(x.voxels, y.voxels, "{key}");
         let plain = builder.build(key, &CancelToken::new()).unwrap();
         // The region holding the dig's surface shows it at every LOD that resolves 6 m.

@@ -1,8 +1,10 @@
 //! What a region keeps, counted: `BuiltRegion::bytes`, which the region
 //! cache's budget sums, against a counting allocator (`stats_alloc`) over
 //! random regions of every planet and LOD, face edges and corners among
-//! them, to the byte. The one test of this binary owns the allocator's
-//! count: no other thread allocates while it measures.
+//! them, to the byte, built with their physics and without; and physics
+//! given to a region later are the ones a whole build makes. The one test
+//! of this binary owns the allocator's count: no other thread allocates
+//! while it measures.
 
 use std::alloc::System;
 use std::sync::Arc;
@@ -10,8 +12,10 @@ use std::sync::Arc;
 use engine::{PlanetBuilder, RegionBuilder};
 use jobs::CancelToken;
 use planet::PlannedSystem;
+use planet::edit::RegionEdits;
 use planet::geometry::seam_biased_direction;
 use planet::hash::HashStream;
+use planet::physics::{Collider, NavMesh};
 use planet::terrain::Terrain;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -23,7 +27,7 @@ fn a_regions_bytes_are_what_it_holds() {
     let system = PlannedSystem::default_system();
     let mut s = HashStream::new(0xb17e5);
     let (mut regions, mut counted, mut held, mut empty) = (0usize, 0usize, 0usize, 0usize);
-    let mut worst = (0usize, 0usize);
+    let (mut worst, mut light_counted, mut light_held) = ((0usize, 0usize), 0usize, 0usize);
     for plan in &system.planets {
         let builder = PlanetBuilder::new(Arc::new(Terrain::new(plan)));
         for _ in 0..40 {
@@ -36,8 +40,10 @@ fn a_regions_bytes_are_what_it_holds() {
             // The first build fills the terrain's caches made on first use
             // (towns, layout cells); the second is what a region keeps.
             drop(builder.build(key, &CancelToken::new()));
+            let whole = Region::new(ALLOCATOR);
             let counting = Region::new(ALLOCATOR);
             let region = Arc::new(builder.build(key, &CancelToken::new()).expect("not cancelled"));
+            assert!(region.physics && region.collider.is_some() && region.navmesh.is_some());
             let change = counting.change();
             // (A reallocation counts as the new block allocated and the old one freed.)
             let kept = change.bytes_allocated - change.bytes_deallocated;
@@ -49,11 +55,47 @@ fn a_regions_bytes_are_what_it_holds() {
             counted += bytes;
             held += kept;
             empty += usize::from(region.mesh.terrain.vertices.is_empty());
-            drop(region);
-            let after = counting.change();
-            assert_eq!(after.bytes_allocated, after.bytes_deallocated, "{key}: bytes left once the region is dropped");
+            // Without its physics, then given them.
+            let counting = Region::new(ALLOCATOR);
+            let light = Arc::new(
+                builder.build_with(key, &RegionEdits::default(), false, &CancelToken::new()).expect("not cancelled"),
+            );
+            let change = counting.change();
+            let kept = change.bytes_allocated - change.bytes_deallocated;
+            assert_eq!(
+                kept,
+                light.bytes(),
+                "{key}: a region without physics holds {kept} bytes, counts {}",
+                light.bytes()
+            );
+            assert!(!light.physics && light.collider.is_none() && light.navmesh.is_none());
+            (light_counted, light_held) = (light_counted + light.bytes(), light_held + kept);
+            let given =
+                builder.add_physics(&light, &RegionEdits::default(), &CancelToken::new()).expect("not cancelled");
+            assert!(given.physics);
+            assert_eq!(given.mesh.signature(), region.mesh.signature(), "{key}");
+            assert_eq!(sig(&given.collider), sig(&region.collider), "{key}: the collider given later differs");
+            assert_eq!(
+                given.navmesh.as_ref().map(NavMesh::signature),
+                region.navmesh.as_ref().map(NavMesh::signature),
+                "{key}: the navmesh given later differs"
+            );
+            assert_eq!(given.bytes(), region.bytes(), "{key}");
+            drop((region, light, given));
+            let after = whole.change();
+            assert_eq!(
+                after.bytes_allocated, after.bytes_deallocated,
+                "{key}: bytes left once the regions are dropped"
+            );
         }
     }
+    println!(
+        "without their physics: bytes() {} KiB, allocator {} KiB ({:.0}% of the whole regions)",
+        light_counted / 1024,
+        light_held / 1024,
+        100.0 * light_counted as f64 / counted as f64
+    );
+    assert_eq!(light_held, light_counted);
     println!(
         "{regions} regions ({empty} empty): bytes() {} KiB, allocator {} KiB; worst region {} against {} bytes",
         counted / 1024,
@@ -65,4 +107,8 @@ fn a_regions_bytes_are_what_it_holds() {
     // To the byte: a buffer `bytes` leaves out shows here.
     assert_eq!(worst.0, worst.1, "a region holds {} bytes but counts {}", worst.0, worst.1);
     assert_eq!(held, counted, "regions hold {held} bytes but count {counted}");
+}
+
+fn sig(collider: &Option<Collider>) -> Option<planet::Signature> {
+    collider.as_ref().map(Collider::signature)
 }

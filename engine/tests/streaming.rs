@@ -11,8 +11,8 @@ use std::time::Duration;
 use engine::coverage::check_exact_cover;
 use engine::path::{CameraPath, Keyframe, keyframe_camera};
 use engine::{
-    BuiltRegion, Camera, ColumnKey, LodSettings, LodTree, PlanetBuilder, RegionBuilder, RegionCache, RegionJobs,
-    StreamSettings, Streamer, descends_from,
+    BuiltRegion, Camera, ColumnKey, LodSettings, LodTree, PlanetBuilder, RegionBuilder, RegionCache, RegionId,
+    RegionJobs, StreamSettings, Streamer, descends_from,
 };
 use glam::DVec3;
 use jobs::CancelToken;
@@ -22,14 +22,22 @@ use planet::terrain::Terrain;
 use planet::{PlannedSystem, RegionKey, Signature};
 use proptest::prelude::*;
 
-/// Builds instantly and remembers what it built, in order.
+/// Builds instantly and remembers what it built, in order, and which
+/// regions it gave their physics after they were built without.
 #[derive(Default)]
 struct FakeBuilder {
     built: Mutex<Vec<RegionKey>>,
+    given_physics: Mutex<Vec<RegionKey>>,
 }
 
 impl RegionBuilder for FakeBuilder {
-    fn build_with(&self, key: RegionKey, _: &planet::edit::RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
+    fn build_with(
+        &self,
+        key: RegionKey,
+        _: &planet::edit::RegionEdits,
+        physics: bool,
+        cancel: &CancelToken,
+    ) -> Option<BuiltRegion> {
         if cancel.is_cancelled() {
             return None;
         }
@@ -39,11 +47,17 @@ impl RegionBuilder for FakeBuilder {
             mesh: SphereMesh { key, ..SphereMesh::default() },
             voxels: Signature::of("fake region", &key),
             stamp: 0,
+            physics,
             collider: None,
             navmesh: None,
             scatter: None,
             times: planet::pipeline::StageTimes::default(),
         })
+    }
+
+    fn add_physics(&self, region: &BuiltRegion, _: &planet::edit::RegionEdits, _: &CancelToken) -> Option<BuiltRegion> {
+        self.given_physics.lock().push(region.key);
+        Some(BuiltRegion { physics: true, ..region.clone() })
     }
 }
 
@@ -205,7 +219,16 @@ fn settle<B: RegionBuilder>(rig: &mut Rig<B>, camera: &Camera, jobs_per_frame: u
 
 #[test]
 fn coming_back_to_a_place_does_not_rebuild_it() {
+    // Physics apart (no region gets any): `physics_follow_the_camera` is theirs.
     let mut rig = rig(FakeBuilder::default(), 0, 64 << 20);
+    rig.streamer = Streamer::new(
+        rig.streamer.signature(),
+        Arc::clone(rig.streamer.terrain()),
+        Arc::clone(&rig.builder),
+        Arc::clone(&rig.jobs),
+        Arc::clone(&rig.cache),
+        StreamSettings { apply_budget: Duration::from_secs(1), physics_range_m: -1.0, ..StreamSettings::default() },
+    );
     let terrain = Arc::clone(rig.streamer.terrain());
     let here = camera_at(&terrain, 12.0, 20.0, 2.0, 90.0);
     let there = camera_at(&terrain, -40.0, 150.0, 2.0, 90.0);
@@ -215,16 +238,87 @@ fn coming_back_to_a_place_does_not_rebuild_it() {
     settle(&mut rig, &there, 32);
     let second = rig.builder.built.lock().len();
     assert!(second > first);
-    let again = settle(&mut rig, &here, 32);
+    // Shown again from the cache at once (the regions near the camera then
+    // get their physics back, which takes a few more frames).
+    let mut again = 0;
+    loop {
+        rig.jobs.run_pending(32);
+        rig.streamer.update(&here);
+        if rig.streamer.wanted().iter().all(|&c| rig.streamer.column_ready(c)) {
+            break;
+        }
+        again += 1;
+        assert!(again < 100, "not shown again after {again} frames");
+    }
+    settle(&mut rig, &here, 32);
     // Nothing built twice. Hysteresis may keep a column or two split that was
     // split on the far side (a few new regions), never more.
     let built = rig.builder.built.lock();
     assert_eq!(built.iter().collect::<BTreeSet<_>>().len(), built.len(), "a region was rebuilt");
     assert!(built.len() - second <= first / 20, "{} new regions of {first} on the way back", built.len() - second);
-    assert!(again <= 2, "settling from the cache took {again} frames");
+    assert!(again <= 2, "showing from the cache took {again} frames");
     let wanted_again: BTreeSet<_> = rig.streamer.wanted().iter().collect();
     let kept = wanted_here.iter().filter(|c| wanted_again.contains(c)).count();
     assert!(kept * 20 >= wanted_here.len() * 19, "{kept} of {} columns wanted again", wanted_here.len());
+}
+
+/// Shown regions within the physics range have their physics and those
+/// well beyond it have none; how many of each.
+fn check_physics<B: RegionBuilder>(rig: &Rig<B>, tree: &mut LodTree, camera: &Camera) -> (usize, usize) {
+    let (terrain, range) = (rig.streamer.terrain(), StreamSettings::default().physics_range_m);
+    let (mut near, mut far) = (0, 0);
+    for region in rig.streamer.shown_regions() {
+        let bounds = tree.bounds(terrain, ColumnKey::of(region.key));
+        let distance = bounds.centre.distance(camera.position) - bounds.radius;
+        if distance <= range {
+            assert!(region.physics, "{}, {distance:.0} m away, has no physics", region.key);
+            near += 1;
+        } else if distance > 1.5 * range {
+            assert!(!region.physics, "{}, {distance:.0} m away, kept its physics", region.key);
+            far += 1;
+        }
+    }
+    (near, far)
+}
+
+/// Regions hold their physics near the camera only: built with them within
+/// the physics range and without beyond it, given them (not built again)
+/// as the camera comes near, and kept without them once left behind.
+#[test]
+fn physics_follow_the_camera() {
+    let mut rig = rig(FakeBuilder::default(), 0, 256 << 20);
+    let terrain = Arc::clone(rig.streamer.terrain());
+    let mut tree = LodTree::new(&terrain, LodSettings::default());
+    let here = camera_at(&terrain, 12.0, 20.0, 2.0, 90.0);
+    settle(&mut rig, &here, 32);
+    let (near, far) = check_physics(&rig, &mut tree, &here);
+    assert!(near > 50 && far > 50, "{near} regions within the physics range, {far} well beyond it");
+    assert!(rig.builder.given_physics.lock().is_empty(), "a first build near the camera has its physics");
+    let shown_here: Vec<RegionKey> = rig.streamer.shown_regions().map(|r| r.key).collect();
+    // Fly 5 km east at 2 m, 250 m a step, checking as it goes.
+    let degrees_per_m = 180.0 / std::f64::consts::PI / f64::from(terrain.recipe.radius_m);
+    for step in 1..=20 {
+        let camera = camera_at(&terrain, 12.0, 20.0 + f64::from(step) * 250.0 * degrees_per_m, 2.0, 90.0);
+        settle(&mut rig, &camera, 32);
+        check_physics(&rig, &mut tree, &camera);
+    }
+    let built = rig.builder.built.lock().clone();
+    assert_eq!(built.iter().collect::<BTreeSet<_>>().len(), built.len(), "a region was built twice");
+    let given = rig.builder.given_physics.lock().clone();
+    assert!(given.len() > 50, "only {} regions were given their physics on the way", given.len());
+    // Whatever was given physics was built before without them.
+    assert!(given.iter().all(|k| built.contains(k)));
+    // What the camera left behind is kept without its physics.
+    let in_use: BTreeSet<RegionKey> = rig.streamer.shown_regions().map(|r| r.key).collect();
+    let cache = rig.cache.lock();
+    let mut left = 0;
+    for key in shown_here.iter().filter(|k| !in_use.contains(k)) {
+        if let Some(region) = cache.peek(&RegionId::new(rig.streamer.signature(), *key)) {
+            assert!(!region.physics, "{key}, left behind, kept its physics");
+            left += 1;
+        }
+    }
+    assert!(left > 50, "only {left} regions left behind are still cached");
 }
 
 #[test]
@@ -359,6 +453,9 @@ fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize, u
     }
     let mut objects = 0;
     let mut edited = 0;
+    let mut tree = LodTree::new(&terrain, LodSettings::default());
+    let range = settings.physics_range_m;
+    let (mut near, mut far) = (0, 0);
     let hashes = streamer
         .wanted()
         .iter()
@@ -368,10 +465,23 @@ fn descent_hashes(threads: usize) -> (Vec<(RegionKey, [Signature; 4])>, usize, u
             let scatter = r.scatter.as_ref().expect("the engine scatters every region");
             objects += scatter.objects.len();
             edited += usize::from(r.stamp != 0);
-            let collider = r.collider.as_ref().expect("a ready region has its collider").signature();
+            // Within the physics range a region has its collider; well
+            // beyond it, none; between, as the path left it.
+            let bounds = tree.bounds(&terrain, ColumnKey::of(k));
+            let distance = bounds.centre.distance(camera.position) - bounds.radius;
+            let collider = r.collider.as_ref().map(|c| c.signature());
+            near += usize::from(distance <= range);
+            far += usize::from(distance > 1.5 * range);
+            if distance <= range {
+                assert!(r.physics && collider.is_some(), "{k}, {distance:.0} m away, has no collider");
+            } else if distance > 1.5 * range {
+                assert!(!r.physics && collider.is_none(), "{k}, {distance:.0} m away, kept its collider");
+            }
+            let collider = if distance <= range { collider.unwrap_or(Signature(0)) } else { Signature(0) };
             (k, [r.voxels, r.mesh.signature(), scatter.signature(), collider])
         })
         .collect();
+    assert!(near > 50 && far > 50, "{near} regions within the physics range, {far} well beyond it");
     (hashes, objects, edited)
 }
 

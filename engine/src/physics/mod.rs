@@ -7,8 +7,9 @@
 //! where on the planet the query is.
 //!
 //! [`Colliders::shown`] takes the regions a streamer shows: an exact cover of
-//! the planet, so every point of the ground is answered by one LOD, and a
-//! region is only ever shown with its collider. [`Walker`] walks on them,
+//! the planet, so every point of the ground is answered by one LOD. Those
+//! within the streamer's physics range (`StreamSettings::physics_range_m`)
+//! hold their colliders; farther ones have none, and answer nothing. [`Walker`] walks on them,
 //! and only on the fine ones ([`Colliders::walkable`]): ground coarser than
 //! [`WALK_MAX_LOD`] lies metres to tens of metres off the true surface (it
 //! has no small caves at all), so a walker waits in the air over it, as it

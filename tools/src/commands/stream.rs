@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 30.0)]
     settle_timeout: f64,
     /// Region cache budget, MiB, 16..=65536.
-    #[arg(long, value_parser = engine::flags::cache_mib, value_name = "MIB", default_value_t = 1024)]
+    #[arg(long, value_parser = engine::flags::cache_mib, value_name = "MIB", default_value_t = engine::DEFAULT_CACHE_BYTES >> 20)]
     cache_mib: usize,
     /// Split distance in column widths, 0.5..=8.
     #[arg(long, value_parser = engine::flags::split, value_name = "WIDTHS", default_value_t = LodSettings::default().split)]
@@ -215,6 +215,14 @@ fn summary(runs: &[RunReport], planet_name: &str) -> String {
         s(|r| r.summary.late_frames as f64),
         s(|r| r.summary.cache_mib),
         s(|r| r.summary.peak_rss_mib)
+    );
+    let _ = writeln!(
+        out,
+        "  region cache         {:.0} regions, {:.1} KiB each; {:.0} with their physics; {:.0} physics jobs",
+        s(|r| r.summary.cache_regions as f64),
+        s(|r| r.summary.cache_mib * 1024.0 / (r.summary.cache_regions.max(1) as f64)),
+        s(|r| r.summary.cache_physical as f64),
+        s(|r| r.summary.physics_jobs as f64)
     );
     let agree = if runs.len() > 1 {
         if hashes.len() == 1 {

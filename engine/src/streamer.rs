@@ -10,9 +10,9 @@
 //!
 //! Physics: a region within the physics range of the camera is built with
 //! its collider and navmesh; one beyond it without (it shows the same).
-//! A shown region that comes within range gets a physics job (priority as
-//! a build of a shown region), and one the camera leaves, or that falls
-//! well beyond the range, is kept without them.
+//! A shown region that comes within range gets a physics job (after every
+//! hole, ranked as a build in view four times as far), and one the camera
+//! leaves, or that falls well beyond the range, is kept without them.
 //!
 //! Edits: the streamer holds its planet's edit log, and builds and caches
 //! each region under the stamp of the edits touching it. An edit gives every
@@ -477,8 +477,9 @@ impl<B: RegionBuilder> Streamer<B> {
         (missing, unphysical)
     }
 
-    /// Queues a job (of `kind`, for the job statistics) making `key` at its current stamp with `make`, or
-    /// re-prioritises the one queued; true if a job was submitted.
+    /// Queues a job (of `kind`, for the job statistics) making `key` at its
+    /// current stamp with `make`, or re-prioritises the one queued; true if
+    /// a job was submitted.
     fn request(
         &mut self,
         key: RegionKey,

@@ -335,9 +335,10 @@ fn a_walker_started_before_the_ground_streams_in_waits_for_it_and_walks_into_a_c
     let (mut waited_over_coarse, mut covered) = (0, 0);
     for frame in 0..140 {
         let t = f64::from(frame - 20) * dt;
-        // The first 20 frames the camera is 3 km up: only coarse ground
-        // streams in under the walker, which must wait for the fine.
-        let eye = centre + walker.position + walker.up() * if frame < 20 { 3000.0 } else { 1.7 };
+        // The first 20 frames the camera is 1 km up: only coarse ground
+        // streams in under the walker (with its colliders: within the
+        // physics range), and the walker must wait for the fine.
+        let eye = centre + walker.position + walker.up() * if frame < 20 { 1000.0 } else { 1.7 };
         world.update(&Camera::new(eye, heading));
         let streamer = &world.attached().expect("streaming the home planet").streamer;
         let under = Colliders::shown(streamer).ground_below(walker.position + walker.up() * 2.0, 500.0);

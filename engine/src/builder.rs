@@ -215,48 +215,58 @@ impl RegionBuilder for PlanetBuilder {
     ) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(self.workspaces.lock().pop().unwrap_or_default());
         let input = self.input(key, edits, &workspace);
-        let last_shown = Pipeline::standard().index(LAST_SHOWN).unwrap_or(usize::MAX);
         let (mut chain, mut times) = (Chain::default(), StageTimes::default());
-        let run = self.run(&input, &mut chain, |i| physics || i <= last_shown, cancel, &mut times);
+        let run = self.run(&input, &mut chain, |i| physics || i <= last_shown(), cancel, &mut times);
         self.workspaces.lock().push(workspace.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner));
         run?;
-        let mut built = BuiltRegion {
-            key,
-            voxels: chain.value::<VoxelGrid>(&stages::VOXELS)?.signature(),
-            stamp: edits.stamp,
-            mesh: chain.take_value(&stages::SPHERE_MESH)?,
-            physics,
-            collider: physics.then(|| chain.take_value(&stages::COLLIDER)).flatten(),
-            navmesh: physics.then(|| chain.take_value(&stages::NAVMESH)).flatten(),
-            scatter: Some(chain.take_value(&stages::SCATTER)?),
-            times,
-        };
-        built.shrink_to_fit();
-        Some(built)
+        let voxels = chain.value::<VoxelGrid>(&stages::VOXELS)?.signature();
+        finish(chain, key, voxels, edits.stamp, physics, times)
     }
 
     /// Runs only the physics stages, on a copy of the region's meshes and scatter.
     fn add_physics(&self, region: &BuiltRegion, edits: &RegionEdits, cancel: &CancelToken) -> Option<BuiltRegion> {
         let workspace = std::sync::Mutex::new(MeshWorkspace::default());
         let input = self.input(region.key, edits, &workspace);
-        let last_shown = Pipeline::standard().index(LAST_SHOWN).unwrap_or(usize::MAX);
         let mut chain = Chain::default();
         chain.set(StageOutput::new(&stages::SPHERE_MESH, region.mesh.clone())?);
         chain.set(StageOutput::new(&stages::SCATTER, region.scatter.clone()?)?);
         let mut times = region.times;
-        self.run(&input, &mut chain, |i| i > last_shown, cancel, &mut times)?;
-        let mut built = BuiltRegion {
-            key: region.key,
-            voxels: region.voxels,
-            stamp: region.stamp,
-            mesh: chain.take_value(&stages::SPHERE_MESH)?,
-            physics: true,
-            collider: Some(chain.take_value(&stages::COLLIDER)?),
-            navmesh: Some(chain.take_value(&stages::NAVMESH)?),
-            scatter: Some(chain.take_value(&stages::SCATTER)?),
-            times,
-        };
-        built.shrink_to_fit();
-        Some(built)
+        self.run(&input, &mut chain, |i| i > last_shown(), cancel, &mut times)?;
+        finish(chain, region.key, region.voxels, region.stamp, true, times)
     }
+}
+
+/// The region `chain` holds, its stages run (those after scatter too when
+/// `physics`), its buffers trimmed.
+fn finish(
+    mut chain: Chain,
+    key: RegionKey,
+    voxels: Signature,
+    stamp: u64,
+    physics: bool,
+    times: StageTimes,
+) -> Option<BuiltRegion> {
+    let (collider, navmesh) = if physics {
+        (Some(chain.take_value(&stages::COLLIDER)?), Some(chain.take_value(&stages::NAVMESH)?))
+    } else {
+        (None, None)
+    };
+    let mut built = BuiltRegion {
+        key,
+        voxels,
+        stamp,
+        mesh: chain.take_value(&stages::SPHERE_MESH)?,
+        physics,
+        collider,
+        navmesh,
+        scatter: Some(chain.take_value(&stages::SCATTER)?),
+        times,
+    };
+    built.shrink_to_fit();
+    Some(built)
+}
+
+/// The position of [`LAST_SHOWN`] in the standard pipeline: the stages after it are the physics.
+fn last_shown() -> usize {
+    Pipeline::standard().index(LAST_SHOWN).unwrap_or(usize::MAX)
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use planet::{RegionKey, Signature};
 
+use crate::FastMap;
 use crate::builder::BuiltRegion;
 
 /// A region as built: of which world, where, and after which edits. Two
@@ -43,7 +44,9 @@ pub struct RegionCache {
     budget: usize,
     bytes: usize,
     tick: u64,
-    entries: BTreeMap<RegionId, (Arc<BuiltRegion>, u64, usize)>,
+    /// Hashed, not ordered: the streamer looks up every shown region a few
+    /// times a frame. Nothing iterates it where order matters.
+    entries: FastMap<RegionId, (Arc<BuiltRegion>, u64, usize)>,
     by_use: BTreeMap<u64, RegionId>,
 }
 
@@ -51,7 +54,7 @@ impl RegionCache {
     /// An empty cache holding up to `budget_bytes`.
     #[must_use]
     pub fn new(budget_bytes: usize) -> Self {
-        Self { budget: budget_bytes, bytes: 0, tick: 0, entries: BTreeMap::new(), by_use: BTreeMap::new() }
+        Self { budget: budget_bytes, bytes: 0, tick: 0, entries: FastMap::default(), by_use: BTreeMap::new() }
     }
 
     /// Bytes held.

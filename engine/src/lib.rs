@@ -44,6 +44,14 @@ pub mod view;
 mod world;
 pub mod write;
 
+/// A hash set with a fast hash and a fixed seed, so its order is the same in
+/// every run (determinism) while the streamer's per-frame lookups of every
+/// shown region stay cheap.
+pub(crate) type FastSet<T> = std::collections::HashSet<T, foldhash::fast::FixedState>;
+
+/// A hash map with the same fast, fixed-seed hash as [`FastSet`].
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::FixedState>;
+
 pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters};
 pub use cache::{DEFAULT_CACHE_BYTES, RegionCache, RegionId};
 pub use camera::Camera;

@@ -5,8 +5,6 @@
 //! camera resting on a boundary does not thrash, and never beyond the horizon.
 //! A column stands for every region stacked through the voxel shell.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use glam::DVec3;
 use planet::geometry::{GridPoint, PlanetGrid, REGION_CELLS};
 use planet::terrain::Terrain;
@@ -14,6 +12,7 @@ use planet::{Face, RegionKey};
 use serde::{Deserialize, Serialize};
 
 use crate::camera::Camera;
+use crate::{FastMap, FastSet};
 
 /// A column of regions: one (face, lod, x, y), every layer of the shell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -41,10 +40,11 @@ impl ColumnKey {
         RegionKey { face: self.face, lod: self.lod, x: self.x, y: self.y, z }
     }
 
-    /// Its every region, bottom first.
-    #[must_use]
-    pub fn regions(self, grid: &PlanetGrid) -> Vec<RegionKey> {
-        (0..grid.regions_up(self.lod)).map(|z| self.region(z)).collect()
+    /// Its every region, bottom first (an iterator: the streamer asks this
+    /// of every shown column every frame, and a list each time showed in
+    /// its profile).
+    pub fn regions(self, grid: &PlanetGrid) -> impl ExactSizeIterator<Item = RegionKey> + Clone + use<> {
+        (0..grid.regions_up(self.lod)).map(move |z| self.region(z))
     }
 
     /// The four columns one LOD finer inside it (LOD > 0).
@@ -111,8 +111,8 @@ pub struct LodTree {
     grid: PlanetGrid,
     /// Lowest and highest surface radius anywhere, for the horizon.
     surface_range: (f64, f64),
-    split: BTreeSet<ColumnKey>,
-    bounds: BTreeMap<ColumnKey, Bounds>,
+    split: FastSet<ColumnKey>,
+    bounds: FastMap<ColumnKey, Bounds>,
 }
 
 impl LodTree {
@@ -127,8 +127,8 @@ impl LodTree {
             settings,
             grid: terrain.grid.clone(),
             surface_range: (low, high),
-            split: BTreeSet::new(),
-            bounds: BTreeMap::new(),
+            split: FastSet::default(),
+            bounds: FastMap::default(),
         }
     }
 
@@ -170,7 +170,7 @@ impl LodTree {
     /// Updates the tree for `camera` and returns the wanted leaves, sorted.
     pub fn update(&mut self, terrain: &Terrain, camera: &Camera) -> Vec<ColumnKey> {
         let mut leaves = Vec::new();
-        let mut split = BTreeSet::new();
+        let mut split = FastSet::default();
         let mut stack: Vec<ColumnKey> = self.roots().to_vec();
         let (low, high) = self.surface_range;
         let from_centre = camera.position.length();

@@ -23,6 +23,8 @@ use crate::streamer::{RegionJobs, StreamSettings, Streamer};
 pub struct RunOptions {
     /// Job threads (0: single-threaded, jobs run on the main thread between frames).
     pub threads: usize,
+    /// Where the job threads stand with the OS scheduler.
+    pub worker_priority: jobs::WorkerPriority,
     /// Simulated frames per second.
     pub fps: f64,
     /// Whether frames are paced in real time (otherwise as fast as they go).
@@ -42,6 +44,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         Self {
             threads: std::thread::available_parallelism().map_or(2, usize::from),
+            worker_priority: jobs::WorkerPriority::Low,
             fps: 60.0,
             realtime: true,
             settle_timeout: Duration::from_secs(30),
@@ -184,7 +187,7 @@ pub fn run_path(
 ) -> RunReport {
     let terrain = Arc::new(Terrain::new(plan));
     let builder = Arc::new(PlanetBuilder::new(Arc::clone(&terrain)));
-    let jobs = Arc::new(RegionJobs::new(options.threads));
+    let jobs = Arc::new(RegionJobs::with_priority(options.threads, options.worker_priority));
     let cache = Arc::new(Mutex::new(RegionCache::new(options.cache_bytes)));
     let mut streamer = Streamer::new(
         plan.signature(),

@@ -26,13 +26,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use glam::DVec3;
-use jobs::{CancelToken, JobSystem, Priority};
+use jobs::{CancelToken, JobBatch, JobSystem, Priority};
 use parking_lot::Mutex;
 use planet::edit::{Edit, EditError, EditLog, RegionEdits};
 use planet::geometry::{GridPoint, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
+use crate::FastSet;
 use crate::builder::{BuiltRegion, RegionBuilder};
 use crate::cache::{RegionCache, RegionId};
 use crate::camera::Camera;
@@ -41,6 +42,17 @@ use crate::lod::{ColumnKey, LodSettings, LodTree};
 
 /// The job system streamers share: region ids to built regions.
 pub type RegionJobs = JobSystem<RegionId, Arc<BuiltRegion>>;
+
+/// A frame's changes to the region jobs, committed at once.
+type RegionBatch = JobBatch<RegionId, Arc<BuiltRegion>>;
+
+/// A region being built: the stamp it was submitted with, and the priority
+/// its job was last given (re-prioritised only when that changes).
+#[derive(Clone, Copy, Debug)]
+struct Requested {
+    stamp: u64,
+    priority: Priority,
+}
 
 /// Streaming settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,8 +117,8 @@ pub struct Streamer<B: RegionBuilder> {
     settings: StreamSettings,
     wanted: Vec<ColumnKey>,
     visible: Vec<ColumnKey>,
-    /// Regions being built, and the stamp each was submitted with.
-    requested: BTreeMap<RegionKey, u64>,
+    /// Regions being built.
+    requested: BTreeMap<RegionKey, Requested>,
     failed: BTreeSet<RegionKey>,
     /// The planet's edits.
     edits: EditLog,
@@ -114,7 +126,7 @@ pub struct Streamer<B: RegionBuilder> {
     /// stamp of the build shown meanwhile.
     superseded: BTreeMap<RegionKey, u64>,
     /// Regions shown or wanted last frame.
-    in_use: BTreeSet<RegionKey>,
+    in_use: FastSet<RegionKey>,
 }
 
 impl<B: RegionBuilder> std::fmt::Debug for Streamer<B> {
@@ -153,7 +165,7 @@ impl<B: RegionBuilder> Streamer<B> {
             failed: BTreeSet::new(),
             edits: EditLog::new(),
             superseded: BTreeMap::new(),
-            in_use: BTreeSet::new(),
+            in_use: FastSet::default(),
         }
     }
 
@@ -198,7 +210,7 @@ impl<B: RegionBuilder> Streamer<B> {
     /// Replaces the planet's edit log (a save loaded): every region it
     /// touches is built again; what is shown stays until then.
     pub fn set_edits(&mut self, edits: EditLog) {
-        let mut touched: BTreeSet<RegionKey> = self.in_use.clone();
+        let mut touched: BTreeSet<RegionKey> = self.in_use.iter().copied().collect();
         touched.extend(self.requested.keys().copied());
         let cache = self.cache.lock();
         let shown: Vec<(RegionKey, u64)> =
@@ -239,8 +251,8 @@ impl<B: RegionBuilder> Streamer<B> {
         }
         for key in &touched {
             self.failed.remove(key);
-            if let Some(stamp) = self.requested.remove(key) {
-                self.jobs.cancel(&self.built_as(*key, stamp));
+            if let Some(r) = self.requested.remove(key) {
+                self.jobs.cancel(&self.built_as(*key, r.stamp));
             }
         }
         Ok(touched)
@@ -321,7 +333,7 @@ impl<B: RegionBuilder> Streamer<B> {
     #[must_use]
     pub fn column_ready(&self, column: ColumnKey) -> bool {
         let cache = self.cache.lock();
-        column.regions(self.tree.grid()).iter().all(|&k| cache.contains(&self.id(k)))
+        column.regions(self.tree.grid()).all(|k| cache.contains(&self.id(k)))
     }
 
     /// Whether every wanted region is ready (after every edit) and nothing is being built.
@@ -350,7 +362,7 @@ impl<B: RegionBuilder> Streamer<B> {
         let finished: Vec<(RegionKey, u64)> = self
             .requested
             .iter()
-            .map(|(&k, &stamp)| (k, stamp))
+            .map(|(&k, r)| (k, r.stamp))
             .filter(|&(k, stamp)| !self.jobs.is_pending(&self.built_as(k, stamp)))
             .collect();
         for (k, stamp) in finished {
@@ -379,7 +391,7 @@ impl<B: RegionBuilder> Streamer<B> {
         // ever has a hole, wherever the camera jumps.
         let grid = self.tree.grid().clone();
         let visible: BTreeSet<ColumnKey> = self.visible.iter().copied().collect();
-        let mut wanted_regions = BTreeSet::new();
+        let mut wanted_regions = FastSet::default();
         let roots = self.tree.roots();
         let floor = roots.iter().copied().filter(|r| self.wanted.binary_search(r).is_err());
         // Edited regions shown but no longer wanted are built again too: the
@@ -388,8 +400,9 @@ impl<B: RegionBuilder> Streamer<B> {
         edited.dedup();
         edited.retain(|c| self.wanted.binary_search(c).is_err() && !roots.contains(c));
         let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(floor).chain(edited).collect();
+        let mut batch = RegionBatch::new();
         for (i, &column) in columns.iter().enumerate() {
-            let regions = column.regions(&grid);
+            let regions: Vec<RegionKey> = column.regions(&grid).collect();
             wanted_regions.extend(regions.iter().copied());
             let distance = self.distance(column, camera);
             let near = distance <= self.settings.physics_range_m;
@@ -407,31 +420,32 @@ impl<B: RegionBuilder> Streamer<B> {
                 if !self.failed.contains(&key) {
                     let build =
                         move |b: &B, edits: &RegionEdits, cancel: &CancelToken| b.build_with(key, edits, near, cancel);
-                    report.submitted += usize::from(self.request(key, "region", priority, build));
+                    report.submitted += usize::from(self.request(&mut batch, key, "region", priority, build));
                 }
             }
             for region in unphysical {
                 let key = region.key;
                 let add = move |b: &B, edits: &RegionEdits, cancel: &CancelToken| b.add_physics(&region, edits, cancel);
-                let submitted = usize::from(self.request(key, "physics", physics_priority(distance), add));
+                let submitted = usize::from(self.request(&mut batch, key, "physics", physics_priority(distance), add));
                 report.submitted += submitted;
                 report.physics_submitted += submitted;
             }
         }
         // Cancel what the camera has left behind.
         let stale: Vec<(RegionKey, u64)> =
-            self.requested.iter().map(|(&k, &s)| (k, s)).filter(|(k, _)| !wanted_regions.contains(k)).collect();
+            self.requested.iter().map(|(&k, r)| (k, r.stamp)).filter(|(k, _)| !wanted_regions.contains(k)).collect();
         for (key, stamp) in stale {
-            self.jobs.cancel(&self.built_as(key, stamp));
+            batch.cancel(self.built_as(key, stamp));
             self.requested.remove(&key);
             report.cancelled += 1;
         }
+        self.jobs.commit(batch);
         report.visible = self.visible.iter().map(|c| grid.regions_up(c.lod) as usize).sum();
 
         // Keep the cache within budget, never evicting what this planet shows
         // or wants. A region's last use is the frame it stopped being shown or
         // wanted, so the least recently used is the one left behind longest.
-        let mut in_use: BTreeSet<RegionKey> = self.visible.iter().flat_map(|c| c.regions(&grid)).collect();
+        let mut in_use: FastSet<RegionKey> = self.visible.iter().flat_map(|c| c.regions(&grid)).collect();
         in_use.extend(wanted_regions);
         let mut cache = self.cache.lock();
         for left in self.in_use.difference(&in_use) {
@@ -478,26 +492,32 @@ impl<B: RegionBuilder> Streamer<B> {
     }
 
     /// Queues a job (of `kind`, for the job statistics) making `key` at its
-    /// current stamp with `make`, or re-prioritises the one queued; true if
-    /// a job was submitted.
+    /// current stamp with `make`, or re-prioritises the one queued if its
+    /// priority changed; true if a job was submitted. The changes go into
+    /// the frame's `batch`.
     fn request(
         &mut self,
+        batch: &mut RegionBatch,
         key: RegionKey,
         kind: &'static str,
         priority: Priority,
         make: impl FnOnce(&B, &RegionEdits, &CancelToken) -> Option<BuiltRegion> + Send + 'static,
     ) -> bool {
-        if self.requested.contains_key(&key) {
-            self.jobs.reprioritize(&self.id(key), priority);
+        let signature = self.signature;
+        if let Some(r) = self.requested.get_mut(&key) {
+            if r.priority != priority {
+                r.priority = priority;
+                batch.reprioritize(RegionId { stamp: r.stamp, ..RegionId::new(signature, key) }, priority);
+            }
             return false;
         }
         let builder = Arc::clone(&self.builder);
         let edits = self.edits.region(key);
         let stamp = edits.stamp;
-        self.jobs.submit(self.built_as(key, stamp), kind, priority, move |cancel| {
+        batch.submit(self.built_as(key, stamp), kind, priority, move |cancel| {
             make(&builder, &edits, cancel).map(Arc::new)
         });
-        self.requested.insert(key, stamp);
+        self.requested.insert(key, Requested { stamp, priority });
         true
     }
 
@@ -536,7 +556,7 @@ impl<B: RegionBuilder> Streamer<B> {
         let mut out = Vec::new();
         let cache = self.cache.lock();
         let grid = self.tree.grid();
-        let ready = |c: ColumnKey| c.regions(grid).iter().all(|&k| self.shown_id(k, &cache).is_some());
+        let ready = |c: ColumnKey| c.regions(grid).all(|k| self.shown_id(k, &cache).is_some());
         for root in self.tree.roots() {
             self.cover_column(root, &ready, &mut out);
         }
@@ -597,8 +617,8 @@ impl<B: RegionBuilder> Drop for Streamer<B> {
     /// A streamer left behind (the camera moved to another planet) cancels
     /// its queued work; what finishes anyway still lands in the shared cache.
     fn drop(&mut self) {
-        for (&key, &stamp) in &self.requested {
-            self.jobs.cancel(&self.built_as(key, stamp));
+        for (&key, r) in &self.requested {
+            self.jobs.cancel(&self.built_as(key, r.stamp));
         }
     }
 }

@@ -8,12 +8,16 @@
 //!   itself between its stages.
 //! - Submitting a key again supersedes the earlier version: if that one is
 //!   still running, it is cancelled and its result dropped on arrival.
+//! - A [`JobBatch`] gathers a frame's submissions, re-prioritisations and
+//!   cancellations; [`JobSystem::commit`] applies them under one taking of
+//!   the queue's lock, which the workers share.
 //! - Results come back over a crossbeam channel; [`JobSystem::drain`] hands
 //!   out only current ones, within a time budget.
 //! - [`JobSystem::stats`] reports queue depth and run-time percentiles per kind.
 //! - Worker threads run below normal OS priority (nice 9 on Linux), so a
-//!   frame's main thread is not preempted by background work on a machine
-//!   with as many workers as cores.
+//!   frame's main thread is seldom preempted by background work on a
+//!   machine with as many workers as cores; [`WorkerPriority::Idle`] puts
+//!   them in the idle class, where they never are.
 //! - With zero threads the system is single-threaded: nothing runs until
 //!   [`JobSystem::run_pending`] runs jobs on the caller, in priority order
 //!   (for tests and replay).
@@ -33,11 +37,13 @@
 //! assert_eq!(results[9], 81);
 //! ```
 
+mod batch;
 mod cancel;
 mod queue;
 mod stats;
 mod system;
 
+pub use batch::JobBatch;
 pub use cancel::CancelToken;
 pub use stats::{KindStats, Stats, nearest_rank};
-pub use system::{Completed, JobSystem, Priority};
+pub use system::{Completed, JobSystem, Priority, WorkerPriority};

@@ -1,5 +1,5 @@
 //! The job system: priority order, re-prioritising, cancellation, superseded
-//! versions, no lost or duplicated results under many producers, statistics,
+//! versions, batches that act as the same calls one by one, no lost or duplicated results under many producers, statistics,
 //! panics, and a clean shutdown with work still queued.
 //!
 //! No test passes or fails on elapsed time: each waits for an event it
@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use jobs::{JobSystem, Priority};
+use jobs::{JobBatch, JobSystem, Priority, WorkerPriority};
 
 /// How long any wait may take before the test fails saying what it awaited
 /// (far beyond what the event needs, even on a loaded machine).
@@ -51,6 +51,67 @@ fn single_threaded_runs_in_priority_order() {
     let mut order = Vec::new();
     jobs.drain(Duration::from_secs(1), |d| order.push(d.key));
     assert_eq!(order, vec![5, 2, 4, 3, 1]);
+}
+
+#[test]
+fn a_batch_applies_its_changes_in_order_as_single_calls_would() {
+    // Random batches of submissions, re-prioritisations and cancellations
+    // over a few keys, applied once as a batch and once call by call:
+    // the same jobs run, in the same order, with the same counts.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for _case in 0..200 {
+        let batched: JobSystem<u32, (u32, u64)> = JobSystem::new(0);
+        let single: JobSystem<u32, (u32, u64)> = JobSystem::new(0);
+        let mut batch = JobBatch::new();
+        let mut submitted = 0;
+        for step in 0..next(30) {
+            let key = next(6) as u32;
+            let priority = Priority(next(10));
+            match next(3) {
+                0 => {
+                    batch.submit(key, "t", priority, move |_| Some((key, step)));
+                    submitted += 1;
+                    single.submit(key, "t", priority, move |_| Some((key, step)));
+                }
+                1 => {
+                    batch.reprioritize(key, priority);
+                    single.reprioritize(&key, priority);
+                }
+                _ => {
+                    batch.cancel(key);
+                    single.cancel(&key);
+                }
+            }
+        }
+        assert_eq!(batched.commit(batch).len(), submitted);
+        let run = |jobs: &JobSystem<u32, (u32, u64)>| {
+            jobs.run_pending(100);
+            let mut order = Vec::new();
+            jobs.drain(Duration::from_secs(1), |d| order.push(d.result.expect("ran")));
+            let stats = jobs.stats().kinds.get("t").map(|k| (k.submitted, k.cancelled));
+            (order, stats)
+        };
+        assert_eq!(run(&batched), run(&single));
+    }
+}
+
+#[test]
+fn idle_class_workers_run_every_job() {
+    // The waits below sleep in `recv_timeout`, so this thread leaves its core
+    // to the idle-class workers.
+    let jobs: JobSystem<u32, u32> = JobSystem::with_priority(2, WorkerPriority::Idle);
+    for key in 0..64u32 {
+        jobs.submit(key, "t", Priority(u64::from(key)), move |_| Some(key * 2));
+    }
+    let mut got: Vec<(u32, u32)> = collect(&jobs, 64);
+    got.sort_unstable();
+    assert_eq!(got, (0..64).map(|k| (k, k * 2)).collect::<Vec<_>>());
 }
 
 #[test]

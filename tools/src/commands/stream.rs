@@ -32,6 +32,11 @@ pub struct Args {
     /// Job threads, 1..=256 (default: one per core).
     #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
+    /// Job threads' OS priority: idle (they never take a core from the
+    /// frame's thread; Linux's SCHED_IDLE) or low (nice 9, a share beside
+    /// other programs).
+    #[arg(long, value_enum, value_name = "CLASS", default_value_t = Workers::Idle)]
+    workers: Workers,
     /// Simulated frames per second, 1..=1000.
     #[arg(long, value_parser = engine::flags::fps, value_name = "FPS", default_value_t = 60.0)]
     fps: f64,
@@ -101,11 +106,22 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `--workers`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Workers {
+    Idle,
+    Low,
+}
+
 fn options(args: &Args) -> Result<RunOptions, Failure> {
     // Every range was checked when the flags were parsed (`flags`).
     let threads = args.threads.unwrap_or_else(|| RunOptions::default().threads);
     Ok(RunOptions {
         threads,
+        worker_priority: match args.workers {
+            Workers::Idle => jobs::WorkerPriority::Idle,
+            Workers::Low => jobs::WorkerPriority::Low,
+        },
         fps: args.fps,
         realtime: !args.unpaced,
         settle_timeout: Duration::from_secs_f64(args.settle_timeout),

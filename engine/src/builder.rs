@@ -20,7 +20,7 @@ use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
 use planet::pipeline::{Chain, MAX_STAGES, Pipeline, RegionInput, Run, Stage, StageOutput, StageTimes, stages};
 use planet::scatter::Scatter;
-use planet::terrain::{Terrain, VoxelGrid};
+use planet::terrain::{ColumnMemo, Terrain, VoxelGrid};
 use planet::{RegionKey, Signature};
 
 /// A region ready to show.
@@ -139,6 +139,8 @@ pub struct PlanetBuilder {
     terrain: Arc<Terrain>,
     /// Scratch memory, reused across jobs (a job takes one, or makes one).
     workspaces: Mutex<Vec<MeshWorkspace>>,
+    /// The last few columns' 2D passes, which a column's regions share.
+    column_memo: ColumnMemo,
     /// Stage completions.
     pub counters: StageCounters,
     /// Whether regions get their scatter (off only to measure what it costs).
@@ -149,7 +151,13 @@ impl PlanetBuilder {
     /// A builder for the planet of `terrain`.
     #[must_use]
     pub fn new(terrain: Arc<Terrain>) -> Self {
-        Self { terrain, workspaces: Mutex::new(Vec::new()), counters: StageCounters::default(), scatter: true }
+        Self {
+            terrain,
+            workspaces: Mutex::new(Vec::new()),
+            column_memo: ColumnMemo::default(),
+            counters: StageCounters::default(),
+            scatter: true,
+        }
     }
 
     /// The builder with its regions' scatter on or off (every region then
@@ -197,6 +205,7 @@ impl PlanetBuilder {
     ) -> RegionInput<'a> {
         RegionInput {
             workspace: Some(workspace),
+            column_memo: Some(&self.column_memo),
             scatter: self.scatter,
             edits: &edits.edits,
             bakes: &edits.bakes,

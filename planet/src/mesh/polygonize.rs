@@ -31,6 +31,15 @@ pub fn polygonizer_for(terrain: &Terrain, lod: u8) -> Polygonizer {
 pub fn polygonize(terrain: &Terrain, columns: &ColumnField, voxels: &VoxelGrid, ws: &mut MeshWorkspace) -> CubeMesh {
     let key = voxels.key;
     let mut mesh = CubeMesh { key, ..CubeMesh::default() };
+    // All rock or all air (a region the surface does not cross: about half
+    // of those streamed): no edge changes sign, so neither polygonizer nor
+    // the blocks find a face. A scan of the densities costs a tenth of
+    // walking the grid for nothing.
+    let solid = voxels.voxels[0].is_solid();
+    if voxels.voxels.iter().all(|v| v.is_solid() == solid) {
+        water(terrain, columns, &mut mesh.water);
+        return mesh;
+    }
     match polygonizer_for(terrain, key.lod) {
         Polygonizer::DualContouring => dual_contour(terrain, columns, voxels, &mut ws.dual_contour, &mut mesh.terrain),
         Polygonizer::SurfaceNets => {

@@ -15,7 +15,7 @@ use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
 use crate::settlements::Settlements;
-use crate::terrain::Terrain;
+use crate::terrain::{ColumnMemo, Terrain};
 
 /// What every stage of a region may need besides the stages before it.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +31,11 @@ pub struct RegionInput<'a> {
     pub terrain: Option<&'a Terrain>,
     /// Scratch memory for the polygonizers, when the caller keeps one.
     pub workspace: Option<&'a Mutex<MeshWorkspace>>,
+    /// The last few columns' 2D passes, when the caller keeps them for the
+    /// terrain it lends (`terrain`; unused without one): the columns stage
+    /// takes a region's from there when another region of its column was
+    /// built lately (the same field).
+    pub column_memo: Option<&'a ColumnMemo>,
     /// Whether the scatter stage places objects (true but where a caller
     /// measures what scatter costs: off, it gives every region none).
     pub scatter: bool,
@@ -54,6 +59,7 @@ impl<'a> RegionInput<'a> {
             key,
             terrain: None,
             workspace: None,
+            column_memo: None,
             scatter: true,
             edits: &[],
             bakes: &[],
@@ -69,6 +75,7 @@ impl<'a> RegionInput<'a> {
             key,
             terrain: Some(terrain),
             workspace: None,
+            column_memo: None,
             scatter: true,
             edits: &[],
             bakes: &[],

@@ -14,6 +14,7 @@
 //! ```
 
 mod climate;
+mod column_memo;
 mod columns;
 mod features;
 mod fields;
@@ -21,6 +22,7 @@ mod lattice;
 mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
+pub use column_memo::ColumnMemo;
 pub use columns::{Column, ColumnField, GroundProbe, GroundSample, NO_WATER, SurfaceSample};
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit, grade};
 pub use fields::{CoarseFields, Fields, smoothstep};

@@ -149,7 +149,7 @@ const _: () = assert!(MARGIN == 2 && LATTICE == 4);
 struct Volume<'t> {
     terrain: &'t Terrain,
     window: &'t Window,
-    /// Radius of each node's shell floor.
+    /// Radius of each node's shell floor (`UNSET` until needed).
     floor_r: Vec<f32>,
     /// Height above the shell floor of each level, metres.
     level_z: [f32; LEVELS],
@@ -168,11 +168,9 @@ impl<'t> Volume<'t> {
     fn new(terrain: &'t Terrain, window: &'t Window, first_layer: i32, layer_m: f32) -> Self {
         let key = window.key;
         let cell_m = terrain.node_cell_m(key.lod);
-        let floor_r = window
-            .node_directions
-            .iter()
-            .map(|&d| terrain.recipe.radius_m + terrain.elevation_m(d, cell_m) - terrain.grid.shell_below_m)
-            .collect();
+        // Each node's floor is worked out when first needed: a region all
+        // above the surface band and the caves (most air regions) needs none.
+        let floor_r = vec![UNSET; window.node_directions.len()];
         let mut level_z = [0.0; LEVELS];
         for (l, z) in level_z.iter_mut().enumerate() {
             *z = (first_layer - LATTICE + l as i32 * LATTICE) as f32 * layer_m;
@@ -181,8 +179,14 @@ impl<'t> Volume<'t> {
         Self { terrain, window, floor_r, level_z, cell_m, overhang: vec![UNSET; n], worms: vec![[UNSET; 2]; n] }
     }
 
-    fn position(&self, node: usize, level: usize) -> Vec3 {
-        self.window.node_directions[node] * (self.floor_r[node] + self.level_z[level])
+    fn position(&mut self, node: usize, level: usize) -> Vec3 {
+        let direction = self.window.node_directions[node];
+        if self.floor_r[node].is_nan() {
+            let terrain = self.terrain;
+            self.floor_r[node] =
+                terrain.recipe.radius_m + terrain.elevation_m(direction, self.cell_m) - terrain.grid.shell_below_m;
+        }
+        direction * (self.floor_r[node] + self.level_z[level])
     }
 
     /// Overhang noise interpolated at a site, level by level (horizontal first).

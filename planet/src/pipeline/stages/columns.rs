@@ -28,7 +28,11 @@ impl RegionStage for ColumnsStage {
     fn run(input: &RegionInput<'_>, chain: &Chain) -> Result<ColumnField, DumpError> {
         let terrain = input.terrain(chain, &COLUMNS)?;
         terrain.grid.check(input.key).map_err(|e| DumpError::new(format!("key {}: {e}", input.key)))?;
-        Ok(terrain.columns(input.key))
+        // A memo belongs to the terrain lent with it, never to one built from the chain.
+        Ok(match (input.column_memo, input.terrain) {
+            (Some(memo), Some(_)) => memo.columns(&terrain, input.key),
+            _ => terrain.columns(input.key),
+        })
     }
 
     fn key(c: &ColumnField) -> Option<RegionKey> {

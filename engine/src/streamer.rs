@@ -503,11 +503,10 @@ impl<B: RegionBuilder> Streamer<B> {
         priority: Priority,
         make: impl FnOnce(&B, &RegionEdits, &CancelToken) -> Option<BuiltRegion> + Send + 'static,
     ) -> bool {
-        let signature = self.signature;
-        if let Some(r) = self.requested.get_mut(&key) {
+        if let Some(&r) = self.requested.get(&key) {
             if r.priority != priority {
-                r.priority = priority;
-                batch.reprioritize(RegionId { stamp: r.stamp, ..RegionId::new(signature, key) }, priority);
+                batch.reprioritize(self.built_as(key, r.stamp), priority);
+                self.requested.insert(key, Requested { priority, ..r });
             }
             return false;
         }

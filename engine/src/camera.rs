@@ -15,13 +15,29 @@ pub struct Camera {
     pub fov_y: f64,
     /// Width over height of the view.
     pub aspect: f64,
+    /// Velocity over the ground, metres a second (planet-local, as the
+    /// position): the region tree looks ahead along it and coarsens with it.
+    #[serde(default)]
+    pub velocity: DVec3,
 }
 
 impl Camera {
     /// A camera at `position` looking along `forward`, with a 60° by 16:9 view.
     #[must_use]
     pub fn new(position: DVec3, forward: DVec3) -> Self {
-        Self { position, forward: forward.normalize_or(DVec3::NEG_Z), fov_y: 60f64.to_radians(), aspect: 16.0 / 9.0 }
+        Self {
+            position,
+            forward: forward.normalize_or(DVec3::NEG_Z),
+            fov_y: 60f64.to_radians(),
+            aspect: 16.0 / 9.0,
+            velocity: DVec3::ZERO,
+        }
+    }
+
+    /// The same camera moving at `velocity` (planet-local, metres a second).
+    #[must_use]
+    pub fn moving(self, velocity: DVec3) -> Self {
+        Self { velocity, ..self }
     }
 
     /// Whether a sphere may be in view: inside the cone around `forward` that

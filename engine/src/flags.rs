@@ -72,6 +72,16 @@ pub fn split(s: &str) -> Result<f64, String> {
     number(s, 0.5, 8.0)
 }
 
+/// `--look-ahead` of `planet stream`: seconds the region tree looks ahead.
+pub fn look_ahead(s: &str) -> Result<f64, String> {
+    number(s, 0.0, 10.0)
+}
+
+/// `--min-dwell` of `planet stream`: the least time to pass a wanted column, seconds.
+pub fn min_dwell(s: &str) -> Result<f64, String> {
+    number(s, 0.0, 10.0)
+}
+
 /// `--seconds` of `planet fly`: how long to fly before closing.
 pub fn seconds(s: &str) -> Result<f64, String> {
     number(s, 0.1, 86_400.0)

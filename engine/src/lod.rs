@@ -4,6 +4,13 @@
 //! `split` times its width, so each LOD doubles outward, with hysteresis so a
 //! camera resting on a boundary does not thrash, and never beyond the horizon.
 //! A column stands for every region stacked through the voxel shell.
+//!
+//! A moving camera is met half-way: a column is split while the camera is,
+//! or within `look_ahead_s` will be, near enough (along its velocity), so
+//! the ground ahead is wanted before the camera arrives; and a column is not
+//! split into children the camera would pass in less than `min_dwell_s`
+//! (they could not be built in time, and building them would only delay
+//! what can be), so the finest LOD coarsens with the ground speed.
 
 use glam::DVec3;
 use planet::geometry::{GridPoint, PlanetGrid, REGION_CELLS};
@@ -87,11 +94,36 @@ pub struct LodSettings {
     pub hysteresis: f64,
     /// The finest LOD streamed.
     pub min_lod: u8,
+    /// How far ahead along the camera's velocity the tree looks, seconds:
+    /// a column is split if the camera will be near enough within this time.
+    pub look_ahead_s: f64,
+    /// The least time the camera may take to pass a column for the column
+    /// to be wanted, seconds: no column is split into children narrower
+    /// than the ground speed times this, over `1 + 2 * split` (the span of
+    /// ground in which a column stays wanted). 0: every LOD at any speed.
+    pub min_dwell_s: f64,
 }
 
 impl Default for LodSettings {
     fn default() -> Self {
-        Self { split: 1.0, hysteresis: 0.25, min_lod: 0 }
+        Self { split: 1.0, hysteresis: 0.25, min_lod: 0, look_ahead_s: 0.5, min_dwell_s: 0.25 }
+    }
+}
+
+impl LodSettings {
+    /// The same tree for a camera standing still: no look-ahead, no
+    /// resolution traded for speed (the static target a deficit is measured
+    /// against).
+    #[must_use]
+    pub fn fixed(self) -> Self {
+        Self { look_ahead_s: 0.0, min_dwell_s: 0.0, ..self }
+    }
+
+    /// The same tree without look-ahead, but with its speed limit: what
+    /// the speed allows where the camera is now.
+    #[must_use]
+    pub fn speed_allowed(self) -> Self {
+        Self { look_ahead_s: 0.0, ..self }
     }
 }
 
@@ -167,6 +199,16 @@ impl LodTree {
         self.split.contains(&c)
     }
 
+    /// The split columns (every ancestor of a wanted leaf), sorted: the
+    /// streamer keeps them built as the fallback each shows while one of its
+    /// leaves is missing.
+    #[must_use]
+    pub fn split_columns(&self) -> Vec<ColumnKey> {
+        let mut out: Vec<ColumnKey> = self.split.iter().copied().collect();
+        out.sort_unstable();
+        out
+    }
+
     /// Updates the tree for `camera` and returns the wanted leaves, sorted.
     pub fn update(&mut self, terrain: &Terrain, camera: &Camera) -> Vec<ColumnKey> {
         let mut leaves = Vec::new();
@@ -178,16 +220,18 @@ impl LodTree {
         // and how far the highest ground rises into view from beyond it.
         let horizon = if from_centre > low { libm::sqrt(from_centre * from_centre - low * low) } else { 0.0 }
             + libm::sqrt((high * high - low * low).max(0.0));
+        let ahead = camera.velocity * self.settings.look_ahead_s;
+        let min_lod = self.min_lod_at(camera);
         while let Some(c) = stack.pop() {
             let b = self.bounds(terrain, c);
-            let distance = (b.centre.distance(camera.position) - b.radius).max(0.0);
+            let now = (b.centre.distance(camera.position) - b.radius).max(0.0);
+            let soon = (segment_distance(b.centre, camera.position, ahead) - b.radius).max(0.0);
             let factor = if self.split.contains(&c) {
                 self.settings.split * (1.0 + self.settings.hysteresis)
             } else {
                 self.settings.split
             };
-            let wants_split =
-                c.lod > self.settings.min_lod && distance < factor * self.width(c.lod) && distance <= horizon;
+            let wants_split = c.lod > min_lod && soon < factor * self.width(c.lod) && now <= horizon;
             if wants_split {
                 split.insert(c);
                 stack.extend(c.children());
@@ -205,6 +249,33 @@ impl LodTree {
         }
         leaves
     }
+}
+
+impl LodTree {
+    /// The finest LOD a camera moving as `camera` does may want: the
+    /// finest whose columns it passes in no less than `min_dwell_s` at its
+    /// ground speed (climbing and diving do not carry it past columns).
+    #[must_use]
+    pub fn min_lod_at(&self, camera: &Camera) -> u8 {
+        let up = camera.position.normalize_or_zero();
+        let ground_speed = (camera.velocity - up * camera.velocity.dot(up)).length();
+        let span = ground_speed * self.settings.min_dwell_s / (1.0 + 2.0 * self.settings.split);
+        let mut lod = self.settings.min_lod;
+        while lod < self.grid.max_lod && self.width(lod) < span {
+            lod += 1;
+        }
+        lod
+    }
+}
+
+/// The distance from `point` to the segment from `start` along `offset`.
+fn segment_distance(point: DVec3, start: DVec3, offset: DVec3) -> f64 {
+    let length_squared = offset.length_squared();
+    if length_squared == 0.0 {
+        return point.distance(start);
+    }
+    let t = ((point - start).dot(offset) / length_squared).clamp(0.0, 1.0);
+    point.distance(start + offset * t)
 }
 
 /// The bounding sphere of a column: the surface under its centre, and the
@@ -261,6 +332,83 @@ mod tests {
         let far = Camera::new(d.as_dvec3() * (surface + 50_000.0), -d.as_dvec3());
         let leaves = tree.update(&terrain, &far);
         assert!(leaves.iter().all(|c| c.lod + 3 >= tree.grid().max_lod), "{leaves:?}");
+    }
+
+    /// Whether some leaf of `leaves` holds `c` and is coarser than it.
+    fn coarser_over(leaves: &[ColumnKey], c: ColumnKey) -> bool {
+        leaves.iter().any(|&l| l != c && crate::streamer::descends_from(c, l))
+    }
+
+    #[test]
+    fn a_moving_camera_looks_ahead_and_coarsens_with_speed() {
+        let terrain = Terrain::new(&PlannedSystem::default_system().planets[1]);
+        let settings = LodSettings::default();
+        let mut stream = planet::hash::HashStream::new(21);
+        for case in 0..200 {
+            let (lat, lon) = (stream.range_f64(-85.0, 85.0), stream.range_f64(-180.0, 180.0));
+            let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32).as_dvec3();
+            let surface = f64::from(terrain.recipe.radius_m + terrain.surface_at(d.as_vec3()).surface_m);
+            let altitude = [2.0, 100.0, 1_000.0, 20_000.0][case % 4] * stream.range_f64(0.5, 1.5);
+            let velocity =
+                DVec3::new(stream.range_f64(-1.0, 1.0), stream.range_f64(-1.0, 1.0), stream.range_f64(-1.0, 1.0))
+                    * stream.range_f64(0.0, 4_000.0);
+            let camera = Camera::new(d * (surface + altitude), -d).moving(velocity);
+            let mut trees = [settings, settings.speed_allowed(), settings.fixed()].map(|s| LodTree::new(&terrain, s));
+            let [moving, allowed, fixed] = trees.each_mut().map(|t| t.update(&terrain, &camera));
+            for leaves in [&moving, &allowed, &fixed] {
+                crate::coverage::check_exact_cover(trees[0].grid(), leaves).unwrap();
+            }
+            let min_lod = trees[0].min_lod_at(&camera);
+            assert!(moving.iter().all(|c| c.lod >= min_lod), "case {case}: a leaf finer than LOD {min_lod}");
+            // Looking ahead only refines; the speed limit only coarsens.
+            assert!(!allowed.iter().any(|&c| coarser_over(&moving, c)), "case {case}: coarser with look-ahead");
+            assert!(!fixed.iter().any(|&c| coarser_over(&allowed, c) && c.lod >= min_lod), "case {case}");
+            assert!(!allowed.iter().any(|&c| coarser_over(&fixed, c)), "case {case}: finer than at rest");
+        }
+    }
+
+    #[test]
+    fn the_ground_ahead_is_wanted_finer_than_behind_and_speed_sets_the_finest_lod() {
+        let terrain = Terrain::new(&PlannedSystem::default_system().planets[1]);
+        let mut tree = LodTree::new(&terrain, LodSettings::default());
+        let k = |lon: f64| crate::path::Keyframe {
+            t: 0.0,
+            lat: 10.0,
+            lon,
+            altitude_m: 100.0,
+            heading_deg: -90.0,
+            pitch_deg: -10.0,
+        };
+        let camera = crate::path::keyframe_camera(&terrain, &k(0.0));
+        // Heading -90 looks toward increasing longitude (headings turn
+        // clockwise seen from above; longitude grows the other way).
+        let east = crate::path::view_direction(camera.position.normalize(), -90.0, 0.0);
+        let fast = camera.moving(east * 1_000.0);
+        let leaves = tree.update(&terrain, &fast);
+        let set: std::collections::BTreeSet<ColumnKey> = leaves.iter().copied().collect();
+        // Points ahead and behind on latitude 10 (a degree is 68.8 m there):
+        // never coarser ahead, and finer somewhere within the look-ahead.
+        let lod_at = |metres: f64| {
+            let d = crate::path::keyframe_camera(&terrain, &k(metres / 68.8)).position.normalize().as_vec3();
+            crate::coverage::column_at(tree.grid(), &set, d).unwrap().lod
+        };
+        let pairs: Vec<(u8, u8)> =
+            (1..=10).map(|i| (lod_at(100.0 * f64::from(i)), lod_at(-100.0 * f64::from(i)))).collect();
+        assert!(pairs.iter().all(|(ahead, behind)| ahead <= behind), "(ahead, behind) LODs every 100 m: {pairs:?}");
+        assert!(pairs.iter().any(|(ahead, behind)| ahead < behind), "(ahead, behind) LODs every 100 m: {pairs:?}");
+        // Walking and flying slowly keep LOD 0; 1 km/s and 3 km/s coarsen
+        // it; diving straight down does not.
+        let up = camera.position.normalize();
+        let lod = |v: DVec3| tree.min_lod_at(&camera.moving(v));
+        assert_eq!(lod(east * 1.5), 0);
+        assert_eq!(lod(east * 100.0), 0);
+        assert!(lod(east * 1_000.0) >= 1);
+        assert!(lod(east * 3_000.0) > lod(east * 1_000.0));
+        assert_eq!(lod(-up * 3_000.0), 0);
+        // At rest the settings change nothing.
+        let mut fresh = LodTree::new(&terrain, LodSettings::default());
+        let mut at_rest = LodTree::new(&terrain, LodSettings::default().fixed());
+        assert_eq!(fresh.update(&terrain, &camera), at_rest.update(&terrain, &camera));
     }
 
     #[test]

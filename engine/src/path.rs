@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::camera::Camera;
 
+/// The time step a path camera's velocity is measured over, seconds: long
+/// enough to smooth the ground's bumps under a low, fast camera.
+const VELOCITY_STEP_S: f64 = 0.1;
+
 /// One keyframe.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -42,9 +46,12 @@ pub struct CameraPath {
 }
 
 /// The paths in `data/paths/`, embedded.
-pub const BUILTIN: [(&str, &str); 3] = [
+pub const BUILTIN: [(&str, &str); 6] = [
     ("descent", include_str!("../../data/paths/descent.json")),
     ("lowpass", include_str!("../../data/paths/lowpass.json")),
+    ("spiral1k", include_str!("../../data/paths/spiral1k.json")),
+    ("straight1k", include_str!("../../data/paths/straight1k.json")),
+    ("straight3k", include_str!("../../data/paths/straight3k.json")),
     ("walk", include_str!("../../data/paths/walk.json")),
 ];
 
@@ -93,8 +100,9 @@ impl CameraPath {
             let checks = [
                 ("t", k.t, 0.0, 1e6),
                 ("lat", k.lat, -90.0, 90.0),
-                // Past +-180 so that a path can cross the date line without a jump.
-                ("lon", k.lon, -360.0, 360.0),
+                // Past +-180 so that a path can cross the date line, and go
+                // round a planet a few times, without a jump.
+                ("lon", k.lon, -1800.0, 1800.0),
                 ("altitude_m", k.altitude_m, 0.0, 1e7),
                 ("heading_deg", k.heading_deg, -360.0, 360.0),
                 ("pitch_deg", k.pitch_deg, -90.0, 90.0),
@@ -150,10 +158,19 @@ impl CameraPath {
         }
     }
 
-    /// The camera at time `t` over `terrain`.
+    /// The camera at time `t` over `terrain`, moving with the path (its
+    /// velocity over the tenth of a second ahead; at rest at and past the
+    /// path's end).
     #[must_use]
     pub fn camera(&self, terrain: &Terrain, t: f64) -> Camera {
-        keyframe_camera(terrain, &self.sample(t))
+        let camera = keyframe_camera(terrain, &self.sample(t));
+        let end = self.duration();
+        if t < 0.0 || t >= end {
+            return camera;
+        }
+        let step = VELOCITY_STEP_S.min(end - t);
+        let later = keyframe_camera(terrain, &self.sample(t + step));
+        camera.moving((later.position - camera.position) / step)
     }
 }
 

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use glam::DVec3;
 use parking_lot::Mutex;
 use planet::terrain::Terrain;
 use planet::{PlanetPlan, RegionKey, Signature};
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::builder::PlanetBuilder;
 use crate::cache::RegionCache;
 use crate::coverage::coverage_deficit;
+use crate::lod::{ColumnKey, LodTree};
 use crate::path::CameraPath;
 use crate::streamer::{RegionJobs, StreamSettings, Streamer};
 
@@ -75,8 +77,11 @@ pub struct SecondReport {
     pub queued: usize,
     /// Jobs running, or finished but not yet applied.
     pub in_flight: usize,
-    /// Mean coverage deficit over its frames (0..=1).
+    /// Mean coverage deficit over its frames (0..=1), against the static target.
     pub deficit_mean: f64,
+    /// Mean coverage deficit over its frames against what the speed allows.
+    #[serde(default)]
+    pub deficit_speed_mean: f64,
     /// Worst frame's coverage deficit.
     pub deficit_max: f64,
     /// Stages finished per second.
@@ -108,10 +113,23 @@ pub struct RunSummary {
     pub first_settled_s: Option<f64>,
     /// Time after the path's end until every wanted region was ready (None: not within the timeout).
     pub settle_after_path_s: Option<f64>,
-    /// Mean coverage deficit over the path's frames (0..=1).
+    /// Mean coverage deficit over the path's frames (0..=1), against the
+    /// static target: the tree a camera standing still there would want.
     pub deficit_mean: f64,
-    /// Worst frame's coverage deficit over the path.
+    /// Worst frame's coverage deficit over the path, against the static target.
     pub deficit_max: f64,
+    /// Mean coverage deficit over the path's frames against what the speed
+    /// allows: the tree without look-ahead, its finest LOD limited by the
+    /// camera's ground speed (equal to the static target at rest).
+    #[serde(default)]
+    pub deficit_speed_mean: f64,
+    /// Worst frame's coverage deficit against what the speed allows.
+    #[serde(default)]
+    pub deficit_speed_max: f64,
+    /// Frames, after the first that covered the planet, whose shown columns
+    /// did not cover it (somewhere the ground was missing).
+    #[serde(default)]
+    pub hole_frames: usize,
     /// Main-thread apply time over all frames, median, milliseconds.
     pub apply_ms_p50: f64,
     /// Main-thread apply time over all frames, 99th percentile, milliseconds.
@@ -207,6 +225,13 @@ pub fn run_path(
     let mut all_apply = Vec::new();
     let mut all_update = Vec::new();
     let mut path_deficits = Vec::new();
+    let mut path_speed_deficits = Vec::new();
+    let mut hole_frames = 0;
+    let mut covered_once = false;
+    // The targets the deficit is measured against, followed beside the
+    // streamer's own tree (outside the update's time).
+    let mut static_target = LodTree::new(&terrain, options.stream.lod.fixed());
+    let mut speed_target = LodTree::new(&terrain, options.stream.lod.speed_allowed());
     let mut first_settled = None;
     let mut settle_after_path = None;
     let mut late_frames = 0;
@@ -237,23 +262,25 @@ pub fn run_path(
             let due = start + frame_time * (frame as u32 + 1);
             while Instant::now() < due && jobs.run_pending(1) > 0 {}
         }
-        let deficit = coverage_deficit(
-            streamer.tree().grid(),
-            camera.position,
-            options.deficit_radius_m,
-            streamer.wanted(),
-            streamer.visible(),
-        );
+        let grid = streamer.tree().grid();
+        let against = |target: &[ColumnKey]| {
+            coverage_deficit(grid, camera.position, options.deficit_radius_m, target, streamer.visible())
+        };
+        let deficit = against(&static_target.update(&terrain, &camera.moving(DVec3::ZERO)));
+        let speed_deficit = against(&speed_target.update(&terrain, &camera));
         if frame <= path_frames {
             path_deficits.push(deficit);
+            path_speed_deficits.push(speed_deficit);
         }
+        covered_once |= report.complete;
+        hole_frames += usize::from(covered_once && !report.complete);
         if settled && first_settled.is_none() {
             first_settled = Some(t);
         }
         let apply_ms = report.apply_time.as_secs_f64() * 1e3;
         all_apply.push(apply_ms);
         all_update.push(update_time.as_secs_f64() * 1e3);
-        second.add(apply_ms, update_time.as_secs_f64() * 1e3, deficit, report.submitted, report.cancelled);
+        second.add(apply_ms, update_time.as_secs_f64() * 1e3, (deficit, speed_deficit), &report);
         let at_second_end = (frame + 1) % options.fps.round() as usize == 0;
         let finished = frame >= path_frames && settled;
         if at_second_end || finished {
@@ -312,6 +339,9 @@ pub fn run_path(
         settle_after_path_s: settle_after_path,
         deficit_mean: mean(&path_deficits),
         deficit_max: path_deficits.iter().copied().fold(0.0, f64::max),
+        deficit_speed_mean: mean(&path_speed_deficits),
+        deficit_speed_max: path_speed_deficits.iter().copied().fold(0.0, f64::max),
+        hole_frames,
         apply_ms_p50: percentile(&mut all_apply, 0.50),
         apply_ms_p99: percentile(&mut all_apply, 0.99),
         update_ms_p99: percentile(&mut all_update, 0.99),
@@ -346,18 +376,22 @@ struct Accumulator {
     apply_ms: Vec<f64>,
     update_ms_max: f64,
     deficits: Vec<f64>,
+    speed_deficits: Vec<f64>,
     submitted: usize,
     cancelled: usize,
 }
 
 impl Accumulator {
-    fn add(&mut self, apply_ms: f64, update_ms: f64, deficit: f64, submitted: usize, cancelled: usize) {
+    /// Adds a frame: its times, its deficits (against the static target and
+    /// what the speed allows) and the streamer's report.
+    fn add(&mut self, apply_ms: f64, update_ms: f64, deficits: (f64, f64), report: &crate::streamer::FrameReport) {
         self.frames += 1;
         self.apply_ms.push(apply_ms);
         self.update_ms_max = self.update_ms_max.max(update_ms);
-        self.deficits.push(deficit);
-        self.submitted += submitted;
-        self.cancelled += cancelled;
+        self.deficits.push(deficits.0);
+        self.speed_deficits.push(deficits.1);
+        self.submitted += report.submitted;
+        self.cancelled += report.cancelled;
     }
 
     fn finish(
@@ -379,6 +413,7 @@ impl Accumulator {
             queued,
             in_flight,
             deficit_mean: mean(&s.deficits),
+            deficit_speed_mean: mean(&s.speed_deficits),
             deficit_max: s.deficits.iter().copied().fold(0.0, f64::max),
             jobs_per_s,
             submitted: s.submitted,

@@ -386,27 +386,33 @@ impl<B: RegionBuilder> Streamer<B> {
         self.visible = self.cover();
         report.complete = self.visible.iter().map(|c| c.area()).sum::<u64>() == self.planet_area();
 
-        // What is wanted, and what of it is missing. The six roots are always
-        // kept too: the floor of the cover, so no frame after the first few
-        // ever has a hole, wherever the camera jumps.
+        // What is wanted, and what of it is missing. Every split column is
+        // kept built too: the fallback its area shows while one of its leaves
+        // is missing, one LOD coarser rather than all the way up to a face
+        // (a camera that outruns the builds would see only the six roots).
+        // The roots among them are the floor of the cover, so no frame after
+        // the first few ever has a hole, wherever the camera jumps.
         let grid = self.tree.grid().clone();
         let visible: BTreeSet<ColumnKey> = self.visible.iter().copied().collect();
         let mut wanted_regions = FastSet::default();
-        let roots = self.tree.roots();
-        let floor = roots.iter().copied().filter(|r| self.wanted.binary_search(r).is_err());
+        let fallback = self.tree.split_columns();
         // Edited regions shown but no longer wanted are built again too: the
         // switch to the new builds waits for them.
         let mut edited: Vec<ColumnKey> = self.superseded.keys().map(|&k| ColumnKey::of(k)).collect();
         edited.dedup();
-        edited.retain(|c| self.wanted.binary_search(c).is_err() && !roots.contains(c));
-        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(floor).chain(edited).collect();
+        edited.retain(|c| self.wanted.binary_search(c).is_err() && fallback.binary_search(c).is_err());
+        let fallbacks = self.wanted.len()..self.wanted.len() + fallback.len();
+        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(fallback).chain(edited).collect();
         let mut batch = RegionBatch::new();
         for (i, &column) in columns.iter().enumerate() {
             let regions: Vec<RegionKey> = column.regions(&grid).collect();
             wanted_regions.extend(regions.iter().copied());
             let distance = self.distance(column, camera);
-            let near = distance <= self.settings.physics_range_m;
-            let far = distance > self.settings.physics_range_m.max(0.0) * PHYSICS_KEEP;
+            // A split column, shown only for moments as a fallback, holds no
+            // physics; the rest hold them near the camera.
+            let fallback = fallbacks.contains(&i);
+            let near = !fallback && distance <= self.settings.physics_range_m;
+            let far = fallback || distance > self.settings.physics_range_m.max(0.0) * PHYSICS_KEEP;
             let (missing, unphysical) = self.sort_out(&regions, near, far, &mut report);
             if i < self.wanted.len() {
                 report.wanted += regions.len();

@@ -9,6 +9,8 @@
 //! system space about its centre, turned back by its orientation at the
 //! clock's time (`WorldPlanet::to_local`, `to_system`). The streamer,
 //! colliders and edits work in local space, so the ground stands still there.
+//! The camera's velocity over the ground, which the streamer looks ahead
+//! along, is its local motion over the real time the clock advanced by.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -218,7 +220,17 @@ pub struct World {
     edits: Vec<EditLog>,
     /// The attached planet's animals near the camera.
     creatures: crate::creatures::Creatures,
+    /// The camera's motion over the ground, for the streamer to look ahead:
+    /// the real time of the frame since the last update (0 when the clock
+    /// has not advanced since), and the camera's planet and local position
+    /// at the last update.
+    frame_s: f64,
+    last_local: Option<(u32, DVec3)>,
 }
+
+/// A camera that seems to move faster than this, metres a second, jumped
+/// (a new view, another planet): it is taken as standing still.
+const JUMP_SPEED: f64 = 50_000.0;
 
 impl World {
     /// Enters `system`: builds every planet's terrain and proxy (in parallel).
@@ -258,6 +270,8 @@ impl World {
             attached: None,
             clock: WorldClock::default(),
             creatures: crate::creatures::Creatures::new(planet_count, settings.creatures),
+            frame_s: 0.0,
+            last_local: None,
         }
     }
 
@@ -290,9 +304,17 @@ impl World {
         self.clock.cycle_scale()
     }
 
+    /// Says that `real_s` seconds of real time passed since the last update
+    /// where the clock is set rather than advanced (a scripted flight): the
+    /// camera's velocity over the ground is its motion over that time.
+    pub fn pass_real_time(&mut self, real_s: f64) {
+        self.frame_s += real_s;
+    }
+
     /// Advances the clock by `real_s` seconds of real time and turns every
     /// planet; returns the simulated step.
     pub fn advance_clock(&mut self, real_s: f64) -> f64 {
+        self.frame_s += real_s;
         let step = self.clock.advance(real_s);
         self.turn_planets();
         step
@@ -474,10 +496,20 @@ impl World {
         if self.settings.threads == 0 {
             self.jobs.run_pending(usize::MAX);
         }
-        let planets = &self.planets;
         if let Some(a) = self.attached.as_mut() {
-            a.report = a.streamer.update(&planets[a.planet as usize].camera_to_local(camera));
+            let local = self.planets[a.planet as usize].camera_to_local(camera);
+            let velocity = match self.last_local {
+                Some((planet, before)) if planet == a.planet && self.frame_s > 0.0 => {
+                    Some((local.position - before) / self.frame_s).filter(|v| v.length() < JUMP_SPEED)
+                }
+                _ => None,
+            };
+            self.last_local = Some((a.planet, local.position));
+            a.report = a.streamer.update(&local.moving(velocity.unwrap_or(DVec3::ZERO)));
+        } else {
+            self.last_local = None;
         }
+        self.frame_s = 0.0;
         self.update_creatures(camera);
         self.attached.as_ref().map(|a| &a.report)
     }

@@ -106,7 +106,13 @@ impl ViewCamera {
     /// The streaming camera (system space).
     #[must_use]
     pub fn engine_camera(&self, aspect: f64) -> Camera {
-        Camera { position: self.pose.position, forward: self.pose.forward, fov_y: self.fov_y, aspect }
+        Camera {
+            position: self.pose.position,
+            forward: self.pose.forward,
+            fov_y: self.fov_y,
+            aspect,
+            velocity: DVec3::ZERO,
+        }
     }
 }
 

@@ -38,7 +38,7 @@ pub struct Args {
     /// Job threads, 1..=256 (default: one per core).
     #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
-    /// Fly a camera path (descent, lowpass, walk, or a JSON file) drawing every
+    /// Fly a camera path (descent, lowpass, walk, spiral1k, straight1k, straight3k, or a JSON file) drawing every
     /// frame, and report frame times; `--out` gets the last frame.
     #[arg(long, value_name = "NAME|FILE")]
     path: Option<String>,
@@ -185,6 +185,7 @@ fn fly_path(capture: &mut Capture, path: &CameraPath, args: &Args) -> Result<(),
     for frame in 0..frames {
         let t = (frame as f64 * dt).min(path.duration());
         capture.world.set_time(args.time + t);
+        capture.world.pass_real_time(if frame == 0 { 0.0 } else { dt });
         let camera = path_camera(&capture.world, path, t)?;
         let start = Instant::now();
         capture.world.update(&camera.engine_camera(aspect));

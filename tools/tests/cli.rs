@@ -404,12 +404,21 @@ fn stream_runs_a_path_and_writes_a_report() {
     assert!(summary["regions_built"].as_u64().unwrap() > 6);
     assert!(summary["first_settled_s"].as_f64().is_some(), "{summary}");
     assert_eq!(summary["final_hash"].as_str().unwrap().len(), 32);
+    // A hovering camera: the speed allows the static target, and the cover has no holes.
+    assert!(stdout.contains("against the speed    mean"), "{stdout}");
+    assert_eq!(summary["deficit_speed_mean"], summary["deficit_mean"], "{summary}");
+    assert_eq!(summary["hole_frames"].as_u64(), Some(0), "{summary}");
 }
 
 #[test]
 fn stream_arguments_are_checked() {
-    let cases: [(&[&str], &str); 5] = [
-        (&["stream", "--path", "nowhere"], "--path nowhere: no such built-in path (descent, lowpass, walk) or file"),
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &["stream", "--path", "nowhere"],
+            "--path nowhere: no such built-in path (descent, lowpass, spiral1k, straight1k, straight3k, walk) or file",
+        ),
+        (&["stream", "--look-ahead", "-1"], "invalid value '-1' for '--look-ahead <S>': must be a number in 0..=10"),
+        (&["stream", "--min-dwell", "nan"], "invalid value 'nan' for '--min-dwell <S>': must be a number in 0..=10"),
         (&["stream", "--fps", "0"], "invalid value '0' for '--fps <FPS>': must be a number in 1..=1000"),
         (&["stream", "--threads", "999"], "invalid value '999' for '--threads <N>': must be a whole number in 1..=256"),
         (&["stream", "--split", "20"], "invalid value '20' for '--split <WIDTHS>': must be a number in 0.5..=8"),

@@ -595,6 +595,49 @@ mod tests {
         assert_eq!(world.attached().map(|a| a.planet), Some(2));
     }
 
+    /// The streaming camera moves at its planet-local motion over the real
+    /// time the clock advanced by: 100 m in a tenth of a second is 1 km/s,
+    /// which coarsens the finest LOD wanted; the same step with no time
+    /// passed (a jump, a new view) is a camera at rest.
+    #[test]
+    fn the_streamer_sees_the_camera_move_at_its_speed() {
+        // The camera 100 m up at latitude 10, `east_m` along the parallel,
+        // in system space as planet 1 stands now.
+        fn at(world: &World, east_m: f64) -> Camera {
+            let planet = &world.planets[1];
+            let degrees_per_m = 180.0 / std::f64::consts::PI / planet.radius / libm::cos(10f64.to_radians());
+            let k = crate::path::Keyframe {
+                t: 0.0,
+                lat: 10.0,
+                lon: east_m * degrees_per_m,
+                altitude_m: 100.0,
+                heading_deg: -90.0,
+                pitch_deg: -10.0,
+            };
+            let local = crate::path::keyframe_camera(&planet.terrain, &k);
+            Camera {
+                position: planet.to_system(local.position),
+                forward: planet.vector_to_system(local.forward),
+                ..local
+            }
+        }
+        let finest = |seconds: f64| {
+            let settings = WorldSettings { threads: 1, proxy_quads: 8, ..WorldSettings::default() };
+            let mut world = World::new(Arc::new(PlannedSystem::default_system()), settings);
+            world.update(&at(&world, 0.0));
+            if seconds > 0.0 {
+                // The planet turns meanwhile; the camera keeps to its ground.
+                world.advance_clock(seconds);
+            }
+            world.update(&at(&world, 100.0));
+            let streamer = &world.attached().expect("attached near planet 1").streamer;
+            streamer.wanted().iter().map(|c| c.lod).min().expect("columns are wanted")
+        };
+        assert_eq!(finest(0.0), 0, "a camera at rest wants LOD 0 under it");
+        assert_eq!(finest(0.1), 2, "at 1 km/s the finest LOD is 2");
+        assert_eq!(finest(1.0), 0, "at 100 m/s it stays 0");
+    }
+
     /// The sun's direction in a planet's local axes at time t is the
     /// recipe's: turned back about the tilted axis by the day's fraction
     /// (checked against glam's own axis-angle rotation), on every planet.

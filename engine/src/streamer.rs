@@ -408,11 +408,14 @@ impl<B: RegionBuilder> Streamer<B> {
             let regions: Vec<RegionKey> = column.regions(&grid).collect();
             wanted_regions.extend(regions.iter().copied());
             let distance = self.distance(column, camera);
-            // A split column, shown only for moments as a fallback, holds no
-            // physics; the rest hold them near the camera.
+            // A split column, shown only for moments as a fallback, gets no
+            // physics job, and keeps what it has (from when it was a leaf)
+            // only while it is shown: a walker stands on it until its
+            // children are in. The rest hold physics near the camera.
             let fallback = fallbacks.contains(&i);
             let near = !fallback && distance <= self.settings.physics_range_m;
-            let far = fallback || distance > self.settings.physics_range_m.max(0.0) * PHYSICS_KEEP;
+            let far = (fallback && !visible.contains(&column))
+                || distance > self.settings.physics_range_m.max(0.0) * PHYSICS_KEEP;
             let (missing, unphysical) = self.sort_out(&regions, near, far, &mut report);
             if i < self.wanted.len() {
                 report.wanted += regions.len();

@@ -337,6 +337,39 @@ fn physics_follow_the_camera() {
     assert!(left > 50, "only {left} regions left behind are still cached");
 }
 
+/// A column the camera comes down to splits, and until its children are in
+/// it is shown as their fallback: it keeps the physics it had as a leaf (a
+/// walker stands on it), and lets them go once its children cover it.
+#[test]
+fn a_fallback_column_keeps_its_physics_while_shown() {
+    let mut rig = rig(FakeBuilder::default(), 0, 256 << 20);
+    let terrain = Arc::clone(rig.streamer.terrain());
+    settle(&mut rig, &camera_at(&terrain, 12.0, 20.0, 400.0, 90.0), 64);
+    let physical: BTreeSet<RegionKey> = rig.streamer.shown_regions().filter(|r| r.physics).map(|r| r.key).collect();
+    let down = camera_at(&terrain, 12.0, 20.0, 2.0, 90.0);
+    rig.streamer.update(&down);
+    let grid = rig.streamer.tree().grid().clone();
+    let fallbacks: Vec<ColumnKey> =
+        rig.streamer.visible().iter().copied().filter(|&c| rig.streamer.tree().is_split(c)).collect();
+    // The leaves with physics at 400 m that are fallbacks now.
+    let held: Vec<Arc<BuiltRegion>> = fallbacks
+        .iter()
+        .flat_map(|c| c.regions(&grid))
+        .filter(|k| physical.contains(k))
+        .filter_map(|k| rig.streamer.region(k))
+        .collect();
+    assert!(held.len() >= 4, "{} fallback regions shown after the descent had physics", held.len());
+    for region in &held {
+        assert!(region.physics, "{}, shown as a fallback under the camera, lost its physics", region.key);
+    }
+    settle(&mut rig, &down, 64);
+    let cache = rig.cache.lock();
+    for region in &held {
+        let now = cache.peek(&RegionId::new(rig.streamer.signature(), region.key)).expect("split columns stay built");
+        assert!(!now.physics, "{}, covered by its children, kept its physics", region.key);
+    }
+}
+
 #[test]
 fn the_cache_keeps_to_its_budget_without_dropping_what_is_shown() {
     let one = FakeBuilder::default().build(RegionKey::default(), &CancelToken::new()).unwrap().bytes();

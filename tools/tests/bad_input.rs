@@ -78,7 +78,7 @@ fn files(dir: &Path) {
         format!(r#"{{"t": {t}, "lat": 0, "lon": {lon}, "altitude_m": 50, "heading_deg": 0, "pitch_deg": 0}}"#)
     };
     let path = |frames: &str| format!(r#"{{"name": "p", "planet": 1, "keyframes": [{frames}]}}"#);
-    write("path-lon.json", &path(&format!("{}, {}", key(0.0, "0"), key(1.0, "400"))));
+    write("path-lon.json", &path(&format!("{}, {}", key(0.0, "0"), key(1.0, "2000"))));
     write("path-nan.json", &path(&key(0.0, "1e999")));
     write("path-empty.json", &path(""));
     write("path-order.json", &path(&format!("{}, {}", key(2.0, "0"), key(1.0, "0"))));
@@ -237,7 +237,7 @@ fn table(dir: &Path) -> Vec<Case> {
     cases.push(case(&["validate", "/dev/zero"], 2, &["not a regular file"]));
     // Camera paths.
     for (file, words) in [
-        ("path-lon.json", &["keyframes[1].lon = 400", "-360..=360"][..]),
+        ("path-lon.json", &["keyframes[1].lon = 2000", "-1800..=1800"][..]),
         ("path-nan.json", &["path-nan.json", "number out of range"]),
         ("path-empty.json", &["keyframes", "at least one"]),
         ("path-order.json", &["keyframes[1].t = 1", "after keyframes[0].t"]),

@@ -209,6 +209,21 @@ impl LodTree {
         out
     }
 
+    /// The finest LOD a camera moving as `camera` does may want: the
+    /// finest whose columns it passes in no less than `min_dwell_s` at its
+    /// ground speed (climbing and diving do not carry it past columns).
+    #[must_use]
+    pub fn min_lod_at(&self, camera: &Camera) -> u8 {
+        let up = camera.position.normalize_or_zero();
+        let ground_speed = (camera.velocity - up * camera.velocity.dot(up)).length();
+        let span = ground_speed * self.settings.min_dwell_s / (1.0 + 2.0 * self.settings.split);
+        let mut lod = self.settings.min_lod;
+        while lod < self.grid.max_lod && self.width(lod) < span {
+            lod += 1;
+        }
+        lod
+    }
+
     /// Updates the tree for `camera` and returns the wanted leaves, sorted.
     pub fn update(&mut self, terrain: &Terrain, camera: &Camera) -> Vec<ColumnKey> {
         let mut leaves = Vec::new();
@@ -248,23 +263,6 @@ impl LodTree {
             self.bounds.retain(|c, _| tree.contains(c) || leaf_set.binary_search(c).is_ok());
         }
         leaves
-    }
-}
-
-impl LodTree {
-    /// The finest LOD a camera moving as `camera` does may want: the
-    /// finest whose columns it passes in no less than `min_dwell_s` at its
-    /// ground speed (climbing and diving do not carry it past columns).
-    #[must_use]
-    pub fn min_lod_at(&self, camera: &Camera) -> u8 {
-        let up = camera.position.normalize_or_zero();
-        let ground_speed = (camera.velocity - up * camera.velocity.dot(up)).length();
-        let span = ground_speed * self.settings.min_dwell_s / (1.0 + 2.0 * self.settings.split);
-        let mut lod = self.settings.min_lod;
-        while lod < self.grid.max_lod && self.width(lod) < span {
-            lod += 1;
-        }
-        lod
     }
 }
 

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use glam::DVec3;
 use parking_lot::Mutex;
 use planet::terrain::Terrain;
 use planet::{PlanetPlan, RegionKey, Signature};
@@ -266,7 +265,8 @@ pub fn run_path(
         let against = |target: &[ColumnKey]| {
             coverage_deficit(grid, camera.position, options.deficit_radius_m, target, streamer.visible())
         };
-        let deficit = against(&static_target.update(&terrain, &camera.moving(DVec3::ZERO)));
+        // The fixed settings look neither ahead nor at the speed.
+        let deficit = against(&static_target.update(&terrain, &camera));
         let speed_deficit = against(&speed_target.update(&terrain, &camera));
         if frame <= path_frames {
             path_deficits.push(deficit);

@@ -395,14 +395,14 @@ impl<B: RegionBuilder> Streamer<B> {
         let grid = self.tree.grid().clone();
         let visible: BTreeSet<ColumnKey> = self.visible.iter().copied().collect();
         let mut wanted_regions = FastSet::default();
-        let fallback = self.tree.split_columns();
+        let split_columns = self.tree.split_columns();
         // Edited regions shown but no longer wanted are built again too: the
         // switch to the new builds waits for them.
         let mut edited: Vec<ColumnKey> = self.superseded.keys().map(|&k| ColumnKey::of(k)).collect();
         edited.dedup();
-        edited.retain(|c| self.wanted.binary_search(c).is_err() && fallback.binary_search(c).is_err());
-        let fallbacks = self.wanted.len()..self.wanted.len() + fallback.len();
-        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(fallback).chain(edited).collect();
+        edited.retain(|c| self.wanted.binary_search(c).is_err() && split_columns.binary_search(c).is_err());
+        let fallbacks = self.wanted.len()..self.wanted.len() + split_columns.len();
+        let columns: Vec<ColumnKey> = self.wanted.iter().copied().chain(split_columns).chain(edited).collect();
         let mut batch = RegionBatch::new();
         for (i, &column) in columns.iter().enumerate() {
             let regions: Vec<RegionKey> = column.regions(&grid).collect();

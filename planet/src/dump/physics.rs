@@ -1,7 +1,7 @@
 //! The binary layouts of the physics stages, beside `binary.rs`'s framing:
 //!
 //! - `collider` (`Collider`): `origin`, `vertices` (`f32` x, y, z),
-//!   `triangles` (three `u32` vertex indices, in the tree's order; none
+//!   `triangles` (three `u32` vertex indices at any width held, in the tree's order; none
 //!   where the region has no surface) and `objects` (one `u32`: the first
 //!   vertex of the scatter's trunks and boulders). Reading checks them
 //!   (every index in range, every coordinate finite) and rebuilds the tree,
@@ -73,7 +73,7 @@ pub(crate) fn collider_sections(c: &Collider) -> Vec<Section> {
     vec![
         section("origin", ORIGIN, origin_bytes(c.origin)),
         section("vertices", POINT, point_bytes(c.vertices.iter().copied())),
-        section("triangles", TRIANGLE, u32_bytes(c.triangles.as_flattened())),
+        section("triangles", TRIANGLE, u32_bytes(&c.corners.to_u32())),
         section("objects", OBJECTS_FROM, u32_bytes(&[c.objects_from])),
     ]
 }

@@ -15,6 +15,12 @@
 //! Building again from the reordered triangles gives the same tree and
 //! order (the codes depend only on the set of triangles; equal codes keep
 //! their order): what reading a dumped collider relies on.
+//!
+//! A node is 16 bytes, half what `f32` boxes take: its box is quantized to
+//! 16 bits an axis across the root's box, rounded outward (a node's box
+//! still holds its triangles; the traversal enters a few boxes it would
+//! have missed by a fraction of a millimetre on a LOD-0 region), and a
+//! leaf's triangle count follows from full leaves.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -32,18 +38,28 @@ pub fn node_count(triangles: usize) -> usize {
 /// halves of equal codes; a split in halves is forced before it.
 const MAX_DEPTH: usize = 48;
 
-/// A node: a box, and either two children (`count` 0: `index` and
-/// `index + 1`) or `count` triangles from `index` on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// The bit of `BvhNode::index` that marks a leaf.
+const LEAF: u32 = 1 << 31;
+
+/// A node: a quantized box, and either two children (`index` and
+/// `index + 1`) or, in a leaf (`index`'s top bit set), the triangles from
+/// the rest of `index` on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BvhNode {
-    /// The box's lower corner, relative to the collider's origin.
-    pub min: [f32; 3],
-    /// The box's upper corner.
-    pub max: [f32; 3],
-    /// First child, or first triangle.
+    /// The box's lower corner, in steps of the tree's grid (rounded down).
+    pub min: [u16; 3],
+    /// The box's upper corner (rounded up).
+    pub max: [u16; 3],
+    /// First child, or (with the top bit set) first triangle.
     pub index: u32,
-    /// Triangles in a leaf; 0 for an inner node.
-    pub count: u32,
+}
+
+impl BvhNode {
+    /// The first triangle of a leaf; `None` for an inner node.
+    #[must_use]
+    pub fn leaf_first(&self) -> Option<u32> {
+        (self.index & LEAF != 0).then_some(self.index & !LEAF)
+    }
 }
 
 /// A bounding volume hierarchy; node 0 is the root (none when empty).
@@ -51,6 +67,25 @@ pub struct BvhNode {
 pub struct Bvh {
     /// The nodes, depth first.
     pub nodes: Vec<BvhNode>,
+    /// The box of every triangle, exact, relative to the collider's origin.
+    pub lo: [f32; 3],
+    /// Its upper corner.
+    pub hi: [f32; 3],
+    /// The grid's step on each axis: a quantized coordinate `q` is `lo + q * step`.
+    pub step: [f32; 3],
+    /// The triangles under the tree (the last leaf's count follows from it).
+    pub triangles: u32,
+}
+
+/// The grid steps from `lo` whose 65,535th reaches `hi` on every axis.
+fn grid_step(lo: Vec3, hi: Vec3) -> Vec3 {
+    let mut step = (hi - lo) / 65535.0;
+    for a in 0..3 {
+        while lo[a] + 65535.0 * step[a] < hi[a] {
+            step[a] = step[a].next_up();
+        }
+    }
+    step
 }
 
 impl Bvh {
@@ -99,80 +134,69 @@ impl Bvh {
         for (t, o) in triangles.iter_mut().zip(&order) {
             *t = original[o.1 as usize];
         }
-        bvh.nodes = Vec::with_capacity(node_count(triangles.len()));
-        bvh.nodes.push(BvhNode::default());
-        bvh.split(&codes, &sorted_boxes, 0, triangles.len(), 0, 0);
+        let (lo, hi) =
+            boxes.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
+        let step = grid_step(lo, hi);
+        let mut build = Build { bvh: &mut bvh, codes: &codes, boxes: &sorted_boxes, lo, step };
+        build.bvh.nodes = Vec::with_capacity(node_count(triangles.len()));
+        build.bvh.nodes.push(BvhNode::default());
+        build.split(0, triangles.len(), 0, 0);
+        bvh.lo = lo.to_array();
+        bvh.hi = hi.to_array();
+        bvh.step = step.to_array();
+        bvh.triangles = triangles.len() as u32;
         debug_assert_eq!(bvh.nodes.len(), node_count(triangles.len()));
         bvh
     }
 
-    /// Fills node `node` (and its box) with the sorted triangles `first..end`.
-    fn split(&mut self, codes: &[u32], boxes: &[(Vec3, Vec3)], first: usize, end: usize, node: usize, depth: usize) {
-        if end - first <= LEAF_TRIANGLES {
-            let (min, max) = boxes[first..end]
-                .iter()
-                .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
-            self.nodes[node] =
-                BvhNode { min: min.to_array(), max: max.to_array(), index: first as u32, count: (end - first) as u32 };
-            return;
-        }
-        // Split where the highest bit that differs across the run turns on
-        // (codes sorted: a binary search); equal codes, or too deep: halves.
-        // Then to the nearest whole leaf strictly inside the run (`first` is
-        // on one, and the run is longer than a leaf), so leaves fill.
-        let (a, b) = (codes[first], codes[end - 1]);
-        let mid = if a == b || depth >= MAX_DEPTH {
-            first + (end - first) / 2
-        } else {
-            let bit = 31 - (a ^ b).leading_zeros();
-            first + codes[first..end].partition_point(|&c| c & (1 << bit) == 0)
-        };
-        let last_inside = (end - 1) / LEAF_TRIANGLES * LEAF_TRIANGLES;
-        let mid =
-            ((mid + LEAF_TRIANGLES / 2) / LEAF_TRIANGLES * LEAF_TRIANGLES).clamp(first + LEAF_TRIANGLES, last_inside);
-        let children = self.nodes.len();
-        self.nodes.push(BvhNode::default());
-        self.nodes.push(BvhNode::default());
-        self.split(codes, boxes, first, mid, children, depth + 1);
-        self.split(codes, boxes, mid, end, children + 1, depth + 1);
-        let (l, r) = (self.nodes[children], self.nodes[children + 1]);
-        let min = Vec3::from_array(l.min).min(Vec3::from_array(r.min));
-        let max = Vec3::from_array(l.max).max(Vec3::from_array(r.max));
-        self.nodes[node] = BvhNode { min: min.to_array(), max: max.to_array(), index: children as u32, count: 0 };
-    }
-
-    /// The root's box, if there is a tree.
+    /// The box of every triangle, exact, if there is a tree.
     #[must_use]
     pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
-        self.nodes.first().map(|n| (Vec3::from_array(n.min), Vec3::from_array(n.max)))
+        (!self.nodes.is_empty()).then(|| (Vec3::from_array(self.lo), Vec3::from_array(self.hi)))
+    }
+
+    /// Node `i`'s box (holding everything under it), relative to the
+    /// collider's origin.
+    #[must_use]
+    pub fn node_box(&self, i: usize) -> (Vec3, Vec3) {
+        let n = &self.nodes[i];
+        let (lo, step) = (Vec3::from_array(self.lo), Vec3::from_array(self.step));
+        (dequantize(lo, step, n.min), dequantize(lo, step, n.max))
+    }
+
+    /// Node `i`'s triangles, `(first, count)`, if it is a leaf.
+    #[must_use]
+    pub fn leaf(&self, i: usize) -> Option<(u32, u32)> {
+        let first = self.nodes[i].leaf_first()?;
+        Some((first, (self.triangles - first).min(LEAF_TRIANGLES as u32)))
     }
 
     /// Visits the leaves whose boxes `enter(min, max)` lets through, nearer
     /// first where `enter` returns a distance (smaller first); `leaf(first,
     /// count)` returns false to stop.
     pub fn visit(&self, mut enter: impl FnMut(Vec3, Vec3) -> Option<f32>, mut leaf: impl FnMut(u32, u32) -> bool) {
-        let Some(root) = self.nodes.first() else { return };
-        if enter(Vec3::from_array(root.min), Vec3::from_array(root.max)).is_none() {
+        if self.nodes.is_empty() {
+            return;
+        }
+        let (rmin, rmax) = self.node_box(0);
+        if enter(rmin, rmax).is_none() {
             return;
         }
         let mut stack = [0u32; MAX_DEPTH + 2];
         let mut top = 1;
         while top > 0 {
             top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            if node.count > 0 {
-                if !leaf(node.index, node.count) {
+            let node = stack[top] as usize;
+            if let Some((first, count)) = self.leaf(node) {
+                if !leaf(first, count) {
                     return;
                 }
                 continue;
             }
-            let (a, b) = (node.index, node.index + 1);
-            let boxed = |i: u32| {
-                let n = &self.nodes[i as usize];
-                (Vec3::from_array(n.min), Vec3::from_array(n.max))
-            };
-            let (amin, amax) = boxed(a);
-            let (bmin, bmax) = boxed(b);
+            let a = self.nodes[node].index;
+            let b = a + 1;
+            let (amin, amax) = self.node_box(a as usize);
+            let (bmin, bmax) = self.node_box(b as usize);
             let (ta, tb) = (enter(amin, amax), enter(bmin, bmax));
             // Push the farther first, so the nearer is visited first.
             match (ta, tb) {
@@ -193,6 +217,82 @@ impl Bvh {
                 (None, None) => {}
             }
         }
+    }
+}
+
+/// The quantized coordinate `q` on the grid from `lo` in `step`s.
+fn dequantize(lo: Vec3, step: Vec3, q: [u16; 3]) -> Vec3 {
+    lo + Vec3::new(f32::from(q[0]), f32::from(q[1]), f32::from(q[2])) * step
+}
+
+/// A tree being built: the sorted triangles' codes and boxes, and the grid
+/// its boxes are quantized to.
+struct Build<'a> {
+    bvh: &'a mut Bvh,
+    codes: &'a [u32],
+    boxes: &'a [(Vec3, Vec3)],
+    lo: Vec3,
+    step: Vec3,
+}
+
+impl Build<'_> {
+    /// `box` on the grid, rounded outward: the quantized box holds it.
+    fn quantize(&self, min: Vec3, max: Vec3) -> ([u16; 3], [u16; 3]) {
+        let (mut qmin, mut qmax) = ([0u16; 3], [0u16; 3]);
+        for a in 0..3 {
+            let (lo, step) = (self.lo[a], self.step[a]);
+            if step == 0.0 {
+                continue;
+            }
+            let at = |q: u16| lo + f32::from(q) * step;
+            let mut q = libm::floorf((min[a] - lo) / step).clamp(0.0, 65535.0) as u16;
+            while q > 0 && at(q) > min[a] {
+                q -= 1;
+            }
+            qmin[a] = q;
+            let mut q = libm::ceilf((max[a] - lo) / step).clamp(0.0, 65535.0) as u16;
+            while q < u16::MAX && at(q) < max[a] {
+                q += 1;
+            }
+            qmax[a] = q;
+        }
+        (qmin, qmax)
+    }
+
+    /// Fills node `node` with the sorted triangles `first..end`; returns
+    /// their exact box.
+    fn split(&mut self, first: usize, end: usize, node: usize, depth: usize) -> (Vec3, Vec3) {
+        if end - first <= LEAF_TRIANGLES {
+            let (min, max) = self.boxes[first..end]
+                .iter()
+                .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
+            let (qmin, qmax) = self.quantize(min, max);
+            self.bvh.nodes[node] = BvhNode { min: qmin, max: qmax, index: first as u32 | LEAF };
+            return (min, max);
+        }
+        // Split where the highest bit that differs across the run turns on
+        // (codes sorted: a binary search); equal codes, or too deep: halves.
+        // Then to the nearest whole leaf strictly inside the run (`first` is
+        // on one, and the run is longer than a leaf), so leaves fill.
+        let (a, b) = (self.codes[first], self.codes[end - 1]);
+        let mid = if a == b || depth >= MAX_DEPTH {
+            first + (end - first) / 2
+        } else {
+            let bit = 31 - (a ^ b).leading_zeros();
+            first + self.codes[first..end].partition_point(|&c| c & (1 << bit) == 0)
+        };
+        let last_inside = (end - 1) / LEAF_TRIANGLES * LEAF_TRIANGLES;
+        let mid =
+            ((mid + LEAF_TRIANGLES / 2) / LEAF_TRIANGLES * LEAF_TRIANGLES).clamp(first + LEAF_TRIANGLES, last_inside);
+        let children = self.bvh.nodes.len();
+        self.bvh.nodes.push(BvhNode::default());
+        self.bvh.nodes.push(BvhNode::default());
+        let (lmin, lmax) = self.split(first, mid, children, depth + 1);
+        let (rmin, rmax) = self.split(mid, end, children + 1, depth + 1);
+        let (min, max) = (lmin.min(rmin), lmax.max(rmax));
+        let (qmin, qmax) = self.quantize(min, max);
+        self.bvh.nodes[node] = BvhNode { min: qmin, max: qmax, index: children as u32 };
+        (min, max)
     }
 }
 
@@ -262,23 +362,30 @@ mod tests {
         let mut stack = vec![(0usize, 1)];
         while let Some((i, d)) = stack.pop() {
             depth = depth.max(d);
-            let n = bvh.nodes[i];
-            let inside = |p: Vec3| p.cmpge(Vec3::from_array(n.min)).all() && p.cmple(Vec3::from_array(n.max)).all();
-            if n.count > 0 {
+            let (min, max) = bvh.node_box(i);
+            let inside = |p: Vec3| p.cmpge(min).all() && p.cmple(max).all();
+            if let Some((first, count)) = bvh.leaf(i) {
                 // Full, but the leaf holding the last triangles.
-                let last = (n.index + n.count) as usize == triangles.len();
-                assert!(n.count as usize == LEAF_TRIANGLES || (last && (n.count as usize) < LEAF_TRIANGLES));
-                for t in n.index..n.index + n.count {
+                let last = (first + count) as usize == triangles.len();
+                assert!(count as usize == LEAF_TRIANGLES || (last && (count as usize) < LEAF_TRIANGLES));
+                let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+                for t in first..first + count {
                     seen[t as usize] += 1;
                     for c in triangles[t as usize] {
-                        assert!(inside(Vec3::from_array(vertices[c as usize])));
+                        let p = Vec3::from_array(vertices[c as usize]);
+                        assert!(inside(p));
+                        (lo, hi) = (lo.min(p), hi.max(p));
                     }
                 }
+                // Rounded outward by less than a step and a hair.
+                let slack = Vec3::from_array(bvh.step) * 1.001 + 1e-6;
+                assert!((lo - min).cmple(slack).all() && (max - hi).cmple(slack).all(), "leaf {i}: box too loose");
             } else {
-                for c in [n.index, n.index + 1] {
-                    let child = bvh.nodes[c as usize];
-                    assert!(inside(Vec3::from_array(child.min)) && inside(Vec3::from_array(child.max)));
-                    stack.push((c as usize, d + 1));
+                let a = bvh.nodes[i].index as usize;
+                for c in [a, a + 1] {
+                    let (cmin, cmax) = bvh.node_box(c);
+                    assert!(inside(cmin) && inside(cmax));
+                    stack.push((c, d + 1));
                 }
             }
         }
@@ -300,8 +407,7 @@ mod tests {
             let mut triangles = all[..n].to_vec();
             let bvh = Bvh::build(&vertices, &mut triangles);
             assert_eq!(bvh.nodes.len(), node_count(n), "{n} triangles");
-            let mut leaves: Vec<(u32, u32)> =
-                bvh.nodes.iter().filter(|x| x.count > 0).map(|x| (x.index, x.count)).collect();
+            let mut leaves: Vec<(u32, u32)> = (0..bvh.nodes.len()).filter_map(|i| bvh.leaf(i)).collect();
             leaves.sort_unstable();
             let mut next = 0;
             for &(index, count) in &leaves {
@@ -317,16 +423,17 @@ mod tests {
     fn a_ray_visits_exactly_the_leaves_it_crosses_and_stops_when_told() {
         let (vertices, mut triangles) = grid(16);
         let bvh = Bvh::build(&vertices, &mut triangles);
-        let leaves: Vec<&BvhNode> = bvh.nodes.iter().filter(|n| n.count > 0).collect();
+        let leaves: Vec<(u32, (Vec3, Vec3))> =
+            (0..bvh.nodes.len()).filter_map(|i| Some((bvh.leaf(i)?.0, bvh.node_box(i)))).collect();
         for (origin, dir) in [
             (Vec3::new(-1.0, 0.5, 8.2), Vec3::X),
             (Vec3::new(3.0, 5.0, 3.0), Vec3::new(0.3, -1.0, 0.5).normalize()),
             (Vec3::new(0.0, 50.0, 0.0), Vec3::Y),
         ] {
             let inv = dir.recip();
-            let crossed =
-                |n: &BvhNode| ray_enters(origin, inv, 100.0, Vec3::from_array(n.min), Vec3::from_array(n.max));
-            let mut expected: Vec<u32> = leaves.iter().filter(|n| crossed(n).is_some()).map(|n| n.index).collect();
+            let crossed = |(lo, hi): (Vec3, Vec3)| ray_enters(origin, inv, 100.0, lo, hi);
+            let mut expected: Vec<u32> =
+                leaves.iter().filter(|(_, b)| crossed(*b).is_some()).map(|&(first, _)| first).collect();
             let mut visited = Vec::new();
             bvh.visit(
                 |lo, hi| ray_enters(origin, inv, 100.0, lo, hi),

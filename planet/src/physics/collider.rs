@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bvh::{Bvh, ray_enters};
 use crate::geometry::RegionKey;
-use crate::mesh::{MeshPart, SphereMesh};
+use crate::mesh::{Indices, MeshPart, SphereMesh};
 use crate::scatter::Scatter;
 use crate::scatter::models::ModelSet;
 
@@ -29,9 +29,10 @@ pub struct Collider {
     pub origin: DVec3,
     /// Triangle corners, relative to `origin`.
     pub vertices: Vec<[f32; 3]>,
-    /// The triangles (corner indices), in the tree's order; none where the
-    /// region has no surface.
-    pub triangles: Vec<[u32; 3]>,
+    /// The triangles' corners (three vertex indices a triangle, `u16`
+    /// where every vertex can be named so), in the tree's order; none where
+    /// the region has no surface.
+    pub corners: Indices,
     /// The first vertex of the scatter's solid objects (trunks, boulders):
     /// a triangle whose corners are from here on is an object's, the rest
     /// are the ground's. `vertices.len()` when it holds none.
@@ -63,7 +64,7 @@ impl Collider {
         key: RegionKey,
         origin: DVec3,
         vertices: Vec<[f32; 3]>,
-        mut triangles: Vec<[u32; 3]>,
+        triangles: Vec<[u32; 3]>,
         objects_from: u32,
     ) -> Result<Self, String> {
         if objects_from as usize > vertices.len() {
@@ -84,34 +85,47 @@ impl Collider {
                 vertices.len()
             ));
         }
+        Ok(Self::with_tree(key, origin, vertices, triangles, objects_from))
+    }
+
+    /// Builds the tree over `triangles` (reordering them) and keeps them at
+    /// the narrowest width.
+    fn with_tree(
+        key: RegionKey,
+        origin: DVec3,
+        vertices: Vec<[f32; 3]>,
+        mut triangles: Vec<[u32; 3]>,
+        objects_from: u32,
+    ) -> Self {
         let bvh = Bvh::build(&vertices, &mut triangles);
-        Ok(Self { key, origin, vertices, triangles, objects_from, bvh })
+        let corners = Indices::from_u32(triangles.as_flattened(), vertices.len());
+        Self { key, origin, vertices, corners, objects_from, bvh }
     }
 
     /// Triangles held.
     #[must_use]
     pub fn triangle_count(&self) -> usize {
-        self.triangles.len()
+        self.corners.len() / 3
     }
 
     /// Whether it has no triangles (a region without a surface).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.triangles.is_empty()
+        self.corners.is_empty()
     }
 
     /// Heap bytes held (the capacities of its vertices, triangles and tree).
     #[must_use]
     pub fn bytes(&self) -> usize {
         self.vertices.capacity() * 12
-            + self.triangles.capacity() * 12
+            + self.corners.heap_bytes()
             + self.bvh.nodes.capacity() * size_of::<super::bvh::BvhNode>()
     }
 
     /// Frees the capacity beyond every buffer's length.
     pub fn shrink_to_fit(&mut self) {
         self.vertices.shrink_to_fit();
-        self.triangles.shrink_to_fit();
+        self.corners.shrink_to_fit();
         self.bvh.nodes.shrink_to_fit();
     }
 
@@ -124,13 +138,25 @@ impl Collider {
     /// Whether triangle `t` is a scatter object's, not the ground's.
     #[must_use]
     pub fn is_object(&self, t: u32) -> bool {
-        self.triangles[t as usize][0] >= self.objects_from
+        self.corners.get(3 * t as usize) >= self.objects_from
+    }
+
+    /// Triangle `t`'s corners (vertex indices).
+    #[must_use]
+    pub fn triangle_corners(&self, t: u32) -> [u32; 3] {
+        let i = 3 * t as usize;
+        [self.corners.get(i), self.corners.get(i + 1), self.corners.get(i + 2)]
+    }
+
+    /// Every triangle's corners, in order.
+    pub fn triangles(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
+        (0..self.triangle_count() as u32).map(|t| self.triangle_corners(t))
     }
 
     /// Triangle `t` as `parry3d` takes it.
     #[must_use]
     pub fn triangle(&self, t: u32) -> Triangle {
-        let [a, b, c] = self.triangles[t as usize].map(|i| {
+        let [a, b, c] = self.triangle_corners(t).map(|i| {
             let [x, y, z] = self.vertices[i as usize];
             Vector::new(x, y, z)
         });
@@ -138,17 +164,20 @@ impl Collider {
     }
 
     /// A signature of the whole collider, its tree included (what
-    /// determinism tests compare).
+    /// determinism tests compare); corners count as `u32` at any width.
     #[must_use]
     pub fn signature(&self) -> crate::Signature {
-        let mut bytes = Vec::with_capacity(24 + self.bytes());
+        let mut bytes = Vec::with_capacity(64 + 2 * self.bytes());
         bytes.extend(self.origin.to_array().map(f64::to_bits).map(u64::to_le_bytes).concat());
         bytes.extend(self.vertices.iter().flatten().flat_map(|x| x.to_bits().to_le_bytes()));
-        bytes.extend(self.triangles.iter().flatten().flat_map(|i| i.to_le_bytes()));
+        bytes.extend(self.corners.to_u32().iter().flat_map(|i| i.to_le_bytes()));
         bytes.extend(self.objects_from.to_le_bytes());
+        let tree = [self.bvh.lo, self.bvh.hi, self.bvh.step];
+        bytes.extend(tree.as_flattened().iter().flat_map(|x| x.to_bits().to_le_bytes()));
+        bytes.extend(self.bvh.triangles.to_le_bytes());
         for n in &self.bvh.nodes {
-            bytes.extend(n.min.iter().chain(&n.max).flat_map(|x| x.to_bits().to_le_bytes()));
-            bytes.extend(n.index.to_le_bytes().into_iter().chain(n.count.to_le_bytes()));
+            bytes.extend(n.min.iter().chain(&n.max).flat_map(|x| x.to_le_bytes()));
+            bytes.extend(n.index.to_le_bytes());
         }
         crate::Signature::of_bytes("collider", &bytes)
     }
@@ -292,6 +321,5 @@ fn build(mesh: &SphereMesh, scatter: Option<&Scatter>) -> Collider {
             }
         }
     }
-    let bvh = Bvh::build(&vertices, &mut triangles);
-    Collider { key: mesh.key, origin: mesh.origin, vertices, triangles, objects_from, bvh }
+    Collider::with_tree(mesh.key, mesh.origin, vertices, triangles, objects_from)
 }

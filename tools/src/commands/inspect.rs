@@ -294,7 +294,7 @@ fn export(
             let obj = plain_obj(
                 &format!("planet collider export: region {}", c.key),
                 c.vertices.iter().copied(),
-                c.triangles.iter().copied(),
+                c.triangles(),
             );
             return exports.write("collider.obj", &obj);
         }
@@ -563,11 +563,11 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                 let _ = writeln!(text, "  no triangles: the region has no surface to collide with");
                 return;
             };
-            let leaves = c.bvh.nodes.iter().filter(|n| n.count > 0).count();
+            let leaves = c.bvh.nodes.iter().filter(|n| n.leaf_first().is_some()).count();
             let _ = writeln!(
                 text,
                 "  {} triangles, {} vertices; BVH of {} nodes, {leaves} leaves",
-                c.triangles.len(),
+                c.triangle_count(),
                 c.vertices.len(),
                 c.bvh.nodes.len()
             );
@@ -580,7 +580,7 @@ fn summary(out: &StageOutput, terrain: Option<&Terrain>, sphere: Option<&SphereM
                      out)",
                     solid[0],
                     solid[1],
-                    (solid[0] + solid[1]).saturating_sub(c.triangles.len())
+                    (solid[0] + solid[1]).saturating_sub(c.triangle_count())
                 );
             }
             let _ = writeln!(text, "  signature {} (the BVH included)", c.signature());

@@ -41,10 +41,16 @@ pub struct Shot {
 impl Capture {
     /// A headless device, a renderer for `world` and a target of `size` pixels.
     pub fn new(world: World, size: (u32, u32)) -> Result<Self, GpuError> {
-        let gpu = Arc::new(Gpu::headless()?);
+        Ok(Self::with_gpu(world, Arc::new(Gpu::headless()?), size))
+    }
+
+    /// [`Capture::new`] on a device made already (say, on another thread
+    /// while the world was built).
+    #[must_use]
+    pub fn with_gpu(world: World, gpu: Arc<Gpu>, size: (u32, u32)) -> Self {
         let renderer = Renderer::new(Arc::clone(&gpu), CAPTURE_FORMAT, &world);
         let target = Offscreen::new(&gpu, CAPTURE_FORMAT, size);
-        Ok(Self { world, renderer, target })
+        Self { world, renderer, target }
     }
 
     /// Streams around `camera` until settled or `timeout`; returns whether it settled.

@@ -52,6 +52,10 @@ fn capture_writes_a_png_and_rejects_bad_arguments() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("settled after"), "{}", stderr(&out));
+    // Where the start-up went, and when the first frame was there.
+    for phase in ["started in ", " s: world ", ", device ", ", renderer ", "; first frame "] {
+        assert!(stderr(&out).contains(phase), "no {phase:?} in {}", stderr(&out));
+    }
     assert!(String::from_utf8_lossy(&out.stdout).contains("draws "));
     assert_picture(&out_path, (160, 90));
 

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use engine::path::CameraPath;
 use engine::{Pose, ViewSpec, World, WorldSettings};
-use render::{Capture, RenderError, RenderOptions, ViewCamera, capture_view};
+use render::{Capture, Gpu, RenderError, RenderOptions, ViewCamera, capture_view};
 
 use crate::failure::Failure;
 use crate::load;
@@ -99,16 +99,29 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let size = args.size.pair();
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
+    let launched = Instant::now();
+    // The device starts while the world is built (lavapipe's start is
+    // mostly one thread's work); a bad argument is still reported first.
+    let device = std::thread::spawn(|| (Gpu::headless(), Instant::now()));
     let mut world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
+    let world_s = launched.elapsed().as_secs_f64();
     world.set_time(args.time);
     if let Some(save) = &args.save {
         load_save(&mut world, save)?;
     }
-    // The view's planet and numbers against the system before the device starts.
     view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
-    let mut capture = headless(world, size)?;
+    let (gpu, device_ready) = device.join().map_err(|_| Failure::Failed("the device's start panicked".into()))?;
+    let gpu = gpu.map_err(|e| Failure::Failed(e.to_string()))?;
+    let joined = launched.elapsed().as_secs_f64();
+    let mut capture = Capture::with_gpu(world, Arc::new(gpu), size);
     capture.renderer.set_indirect(!args.no_indirect);
+    let started = launched.elapsed().as_secs_f64();
     errln!("device: {}", capture.renderer.gpu().describe());
+    errln!(
+        "started in {started:.2} s: world {world_s:.2} s, device {:.2} s (beside the world), renderer {:.2} s",
+        (device_ready - launched).as_secs_f64(),
+        started - joined
+    );
     if let Some(path) = path {
         return fly_path(&mut capture, &path, args);
     }
@@ -116,7 +129,11 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
     crate::save::png(&args.out, &shot.image)?;
     if shot.settled {
-        errln!("settled after {:.2} s of streaming", shot.stream_s);
+        errln!(
+            "settled after {:.2} s of streaming; first frame {:.2} s after launch",
+            shot.stream_s,
+            launched.elapsed().as_secs_f64()
+        );
     } else {
         errln!("warning: not settled after {:.0} s (timeout); captured what was ready (see --timeout)", shot.stream_s);
     }

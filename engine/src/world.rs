@@ -13,6 +13,7 @@
 //! along, is its local motion over the real time the clock advanced by.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use glam::{DQuat, DVec3, Vec3};
@@ -233,32 +234,31 @@ pub struct World {
 const JUMP_SPEED: f64 = 50_000.0;
 
 impl World {
-    /// Enters `system`: builds every planet's terrain and proxy (in parallel).
+    /// Enters `system`: builds every planet's terrain and proxy, on as many
+    /// threads as there are cores, each taking the next planet (more
+    /// threads than cores only held more half-built layouts in memory at
+    /// once: 50-70 MiB each while built).
     #[must_use]
     pub fn new(system: Arc<PlannedSystem>, settings: WorldSettings) -> Self {
-        let planets: Vec<WorldPlanet> = std::thread::scope(|scope| {
-            let handles: Vec<_> = system
-                .planets
-                .iter()
-                .map(|plan| {
-                    let spin = system.spin(plan.index);
-                    scope.spawn(move || {
-                        let terrain = Arc::new(Terrain::new(plan));
-                        let proxy = Arc::new(proxy_mesh(&terrain, settings.proxy_quads));
-                        WorldPlanet {
-                            index: plan.index,
-                            position: plan.position_m,
-                            radius: f64::from(plan.recipe.radius_m),
-                            spin,
-                            orientation: DQuat::IDENTITY,
-                            terrain,
-                            proxy,
+        let next = AtomicUsize::new(0);
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        let threads = cores.clamp(1, system.planets.len().max(1));
+        let built: Vec<Vec<WorldPlanet>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut built = Vec::new();
+                        while let Some(plan) = system.planets.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            built.push(Self::enter_planet(&system, plan, settings.proxy_quads));
                         }
+                        built
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().expect("proxy generation does not panic")).collect()
+            handles.into_iter().map(|h| h.join().expect("planet generation does not panic")).collect()
         });
+        let mut planets: Vec<WorldPlanet> = built.into_iter().flatten().collect();
+        planets.sort_by_key(|p| p.index);
         let planet_count = planets.len();
         Self {
             system,
@@ -272,6 +272,21 @@ impl World {
             creatures: crate::creatures::Creatures::new(planet_count, settings.creatures),
             frame_s: 0.0,
             last_local: None,
+        }
+    }
+
+    /// One planet's terrain and proxy.
+    fn enter_planet(system: &PlannedSystem, plan: &planet::PlanetPlan, proxy_quads: u32) -> WorldPlanet {
+        let terrain = Arc::new(Terrain::new(plan));
+        let proxy = Arc::new(proxy_mesh(&terrain, proxy_quads));
+        WorldPlanet {
+            index: plan.index,
+            position: plan.position_m,
+            radius: f64::from(plan.recipe.radius_m),
+            spin: system.spin(plan.index),
+            orientation: DQuat::IDENTITY,
+            terrain,
+            proxy,
         }
     }
 
@@ -566,6 +581,17 @@ mod tests {
     fn world() -> World {
         let settings = WorldSettings { threads: 0, proxy_quads: 8, ..WorldSettings::default() };
         World::new(Arc::new(PlannedSystem::default_system()), settings)
+    }
+
+    #[test]
+    fn every_planet_is_entered_once_in_system_order_with_its_own_terrain() {
+        let world = world();
+        assert_eq!(world.planets.len(), world.system.planets.len());
+        for (i, (p, plan)) in world.planets.iter().zip(&world.system.planets).enumerate() {
+            assert_eq!((p.index as usize, plan.index as usize), (i, i));
+            assert_eq!(p.terrain.seed, plan.seed, "planet {i}: another planet's terrain");
+            assert_eq!(p.radius, f64::from(plan.recipe.radius_m));
+        }
     }
 
     #[test]

@@ -77,9 +77,14 @@ pub struct Bvh {
     pub triangles: u32,
 }
 
-/// The grid steps from `lo` whose 65,535th reaches `hi` on every axis.
+/// The grid steps from `lo` whose 65,535th reaches `hi` on every axis: 0
+/// on an axis of no extent, and never much finer than the coordinates'
+/// own precision (so neighbouring grid points differ, and rounding to the
+/// grid takes a step or two).
 fn grid_step(lo: Vec3, hi: Vec3) -> Vec3 {
-    let mut step = (hi - lo) / 65535.0;
+    let finest = lo.abs().max(hi.abs()) * f32::EPSILON;
+    let extent = hi - lo;
+    let mut step = Vec3::select(extent.cmpgt(Vec3::ZERO), (extent / 65535.0).max(finest), Vec3::ZERO);
     for a in 0..3 {
         while lo[a] + 65535.0 * step[a] < hi[a] {
             step[a] = step[a].next_up();
@@ -137,7 +142,8 @@ impl Bvh {
         let (lo, hi) =
             boxes.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), b| (lo.min(b.0), hi.max(b.1)));
         let step = grid_step(lo, hi);
-        let mut build = Build { bvh: &mut bvh, codes: &codes, boxes: &sorted_boxes, lo, step };
+        let inv = Vec3::select(step.cmpgt(Vec3::ZERO), step.recip(), Vec3::ZERO);
+        let mut build = Build { bvh: &mut bvh, codes: &codes, boxes: &sorted_boxes, lo, step, inv };
         build.bvh.nodes = Vec::with_capacity(node_count(triangles.len()));
         build.bvh.nodes.push(BvhNode::default());
         build.split(0, triangles.len(), 0, 0);
@@ -233,28 +239,22 @@ struct Build<'a> {
     boxes: &'a [(Vec3, Vec3)],
     lo: Vec3,
     step: Vec3,
+    /// `1 / step`, 0 on an axis of no extent (every point there is `lo`).
+    inv: Vec3,
 }
 
 impl Build<'_> {
-    /// `box` on the grid, rounded outward: the quantized box holds it.
+    /// The box on the grid, rounded outward: its lower corner the highest
+    /// grid point at or below `min`, its upper the lowest at or above
+    /// `max`, so the box holds the exact one.
     fn quantize(&self, min: Vec3, max: Vec3) -> ([u16; 3], [u16; 3]) {
         let (mut qmin, mut qmax) = ([0u16; 3], [0u16; 3]);
         for a in 0..3 {
-            let (lo, step) = (self.lo[a], self.step[a]);
-            if step == 0.0 {
-                continue;
+            // On an axis of no extent every point is `lo`: 0, 0.
+            if self.step[a] > 0.0 {
+                let axis = Axis { lo: self.lo[a], step: self.step[a], inv: self.inv[a] };
+                (qmin[a], qmax[a]) = (axis.down(min[a]), axis.up(max[a]));
             }
-            let at = |q: u16| lo + f32::from(q) * step;
-            let mut q = libm::floorf((min[a] - lo) / step).clamp(0.0, 65535.0) as u16;
-            while q > 0 && at(q) > min[a] {
-                q -= 1;
-            }
-            qmin[a] = q;
-            let mut q = libm::ceilf((max[a] - lo) / step).clamp(0.0, 65535.0) as u16;
-            while q < u16::MAX && at(q) < max[a] {
-                q += 1;
-            }
-            qmax[a] = q;
         }
         (qmin, qmax)
     }
@@ -293,6 +293,64 @@ impl Build<'_> {
         let (qmin, qmax) = self.quantize(min, max);
         self.bvh.nodes[node] = BvhNode { min: qmin, max: qmax, index: children as u32 };
         (min, max)
+    }
+}
+
+/// One axis of the grid a tree's boxes are quantized to.
+struct Axis {
+    lo: f32,
+    step: f32,
+    inv: f32,
+}
+
+impl Axis {
+    /// Grid point `q`.
+    fn at(&self, q: u16) -> f32 {
+        self.lo + f32::from(q) * self.step
+    }
+
+    /// The highest grid point at or below `x`: a guess by multiplying
+    /// (`as` saturates: negative and NaN guesses are 0), which is nearly
+    /// always it, checked against the grid's own points.
+    fn down(&self, x: f32) -> u16 {
+        let q = ((x - self.lo) * self.inv) as u16;
+        if self.at(q) <= x && (q == u16::MAX || self.at(q + 1) > x) { q } else { self.walk_down(x, q) }
+    }
+
+    /// The lowest grid point at or above `x`.
+    fn up(&self, x: f32) -> u16 {
+        let q = ((x - self.lo) * self.inv) as u16;
+        if self.at(q) >= x && (q == 0 || self.at(q - 1) < x) {
+            q
+        } else if q < u16::MAX && self.at(q + 1) >= x && self.at(q) < x {
+            q + 1
+        } else {
+            self.walk_up(x, q)
+        }
+    }
+
+    /// `down` from a guess off by more than the first check allows.
+    #[cold]
+    fn walk_down(&self, x: f32, mut q: u16) -> u16 {
+        while q > 0 && self.at(q) > x {
+            q -= 1;
+        }
+        while q < u16::MAX && self.at(q + 1) <= x {
+            q += 1;
+        }
+        q
+    }
+
+    /// `up` from a guess off by more than the first checks allow.
+    #[cold]
+    fn walk_up(&self, x: f32, mut q: u16) -> u16 {
+        while q < u16::MAX && self.at(q) < x {
+            q += 1;
+        }
+        while q > 0 && self.at(q - 1) >= x {
+            q -= 1;
+        }
+        q
     }
 }
 
@@ -396,6 +454,32 @@ mod tests {
         let mut again = triangles.clone();
         assert_eq!(Bvh::build(&vertices, &mut again), bvh);
         assert_eq!(again, triangles);
+    }
+
+    #[test]
+    fn flat_and_thin_trees_far_from_the_origin_hold_their_triangles_snugly() {
+        // A flat axis (no extent: step 0), and one a tenth of a millimetre
+        // thick 4 km out (finer than f32 there: the step's floor).
+        for (offset, thickness) in [(0.0, 0.0), (4000.0, 0.0), (4000.0, 1e-4), (-250.0, 1e-3)] {
+            let (mut vertices, mut triangles) = grid(12);
+            for v in &mut vertices {
+                *v = [v[0] + offset, v[1] * thickness + offset, v[2] - offset];
+            }
+            let bvh = Bvh::build(&vertices, &mut triangles);
+            let step = Vec3::from_array(bvh.step);
+            for i in 0..bvh.nodes.len() {
+                let Some((first, count)) = bvh.leaf(i) else { continue };
+                let (min, max) = bvh.node_box(i);
+                let corners = (first..first + count).flat_map(|t| triangles[t as usize]);
+                let (lo, hi) = corners.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), c| {
+                    let p = Vec3::from_array(vertices[c as usize]);
+                    (lo.min(p), hi.max(p))
+                });
+                assert!(min.cmple(lo).all() && max.cmpge(hi).all(), "offset {offset}, leaf {i}: box misses a corner");
+                let slack = step * 2.0 + 1e-6;
+                assert!((lo - min).cmple(slack).all() && (max - hi).cmple(slack).all(), "offset {offset}: too loose");
+            }
+        }
     }
 
     #[test]

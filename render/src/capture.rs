@@ -13,6 +13,7 @@ use image::RgbaImage;
 use crate::gpu::{Gpu, GpuError};
 use crate::renderer::{FrameStats, RenderOptions, Renderer, ViewCamera};
 use crate::target::{CAPTURE_FORMAT, Offscreen};
+use crate::textures::MaterialSet;
 
 /// A world with a headless device and target.
 #[derive(Debug)]
@@ -41,14 +42,15 @@ pub struct Shot {
 impl Capture {
     /// A headless device, a renderer for `world` and a target of `size` pixels.
     pub fn new(world: World, size: (u32, u32)) -> Result<Self, GpuError> {
-        Ok(Self::with_gpu(world, Arc::new(Gpu::headless()?), size))
+        let materials = MaterialSet::generate(&world.system);
+        Ok(Self::with_gpu(world, Arc::new(Gpu::headless()?), &materials, size))
     }
 
-    /// [`Capture::new`] on a device made already (say, on another thread
-    /// while the world was built).
+    /// [`Capture::new`] on a device and material textures made already
+    /// (say, on another thread while the world was built).
     #[must_use]
-    pub fn with_gpu(world: World, gpu: Arc<Gpu>, size: (u32, u32)) -> Self {
-        let renderer = Renderer::new(Arc::clone(&gpu), CAPTURE_FORMAT, &world);
+    pub fn with_gpu(world: World, gpu: Arc<Gpu>, materials: &MaterialSet, size: (u32, u32)) -> Self {
+        let renderer = Renderer::with_materials(Arc::clone(&gpu), CAPTURE_FORMAT, &world, materials);
         let target = Offscreen::new(&gpu, CAPTURE_FORMAT, size);
         Self { world, renderer, target }
     }

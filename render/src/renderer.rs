@@ -250,6 +250,19 @@ impl Renderer {
     /// generates the material textures and uploads every planet's proxy.
     #[must_use]
     pub fn new(gpu: Arc<Gpu>, format: wgpu::TextureFormat, world: &World) -> Self {
+        Self::with_materials(gpu, format, world, &MaterialSet::generate(&world.system))
+    }
+
+    /// [`Renderer::new`] with the material textures made already
+    /// (`MaterialSet::generate` of `world.system`, say on another thread
+    /// while the world was built).
+    #[must_use]
+    pub fn with_materials(gpu: Arc<Gpu>, format: wgpu::TextureFormat, world: &World, materials: &MaterialSet) -> Self {
+        debug_assert_eq!(
+            materials.layers.len(),
+            world.system.planets.iter().map(|p| p.recipe.materials.len()).sum::<usize>(),
+            "the materials of another system"
+        );
         let device = &gpu.device;
         let uniform = |binding: u32, dynamic: bool, stages: wgpu::ShaderStages| wgpu::BindGroupLayoutEntry {
             binding,
@@ -319,8 +332,7 @@ impl Renderer {
         });
         let draw_capacity = 1024;
         let (draw_buffer, draw_group) = draw_slots(device, &draw_layout, draw_capacity);
-        let materials = MaterialSet::generate(&world.system);
-        let material_group = upload_materials(&gpu, &material_layout, &materials);
+        let material_group = upload_materials(&gpu, &material_layout, materials);
 
         let common = include_str!("shaders/common.wgsl");
         let module = |name: &str, source: &str| {
@@ -573,7 +585,7 @@ impl Renderer {
             beacon: None,
             regions: RegionStore::default(),
             proxies,
-            first_layer: materials.first_layer,
+            first_layer: materials.first_layer.clone(),
             sea_colours,
             gpu,
         }

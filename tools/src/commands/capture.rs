@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use engine::path::CameraPath;
 use engine::{Pose, ViewSpec, World, WorldSettings};
-use render::{Capture, Gpu, RenderError, RenderOptions, ViewCamera, capture_view};
+use planet::PlannedSystem;
+use render::{Capture, Gpu, MaterialSet, RenderError, RenderOptions, ViewCamera, capture_view};
 
 use crate::failure::Failure;
 use crate::load;
@@ -72,10 +73,14 @@ pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result
 
 /// [`world`], with its regions' scatter on or off.
 pub fn world_with(system: Option<&std::path::Path>, threads: Option<usize>, scatter: bool) -> Result<World, Failure> {
-    let plan = load::system(system)?;
+    Ok(world_of(Arc::new(load::system(system)?), threads, scatter))
+}
+
+/// The world of a loaded system.
+pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
     // The range was checked when the flag was parsed (`flags::threads`).
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    Ok(World::new(Arc::new(plan), WorldSettings { threads, scatter, ..WorldSettings::default() }))
+    World::new(plan, WorldSettings { threads, scatter, ..WorldSettings::default() })
 }
 
 /// Loads the save at `path` into `world`: refused, naming why, when it is
@@ -100,25 +105,37 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let view: ViewSpec = args.view.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
     let path = args.path.as_deref().map(load_path).transpose()?;
     let launched = Instant::now();
-    // The device starts while the world is built (lavapipe's start is
-    // mostly one thread's work); a bad argument is still reported first.
-    let device = std::thread::spawn(|| (Gpu::headless(), Instant::now()));
-    let mut world = world_with(args.system.as_deref(), args.threads, !args.no_scatter)?;
+    let plan = Arc::new(load::system(args.system.as_deref())?);
+    // The device starts and the material textures are made while the world
+    // is built (both need only the system); a bad argument is still
+    // reported first.
+    let device = std::thread::spawn({
+        let plan = Arc::clone(&plan);
+        move || {
+            let gpu = Gpu::headless();
+            let materials = gpu.is_ok().then(|| MaterialSet::generate(&plan));
+            (gpu, materials, Instant::now())
+        }
+    });
+    let mut world = world_of(plan, args.threads, !args.no_scatter);
     let world_s = launched.elapsed().as_secs_f64();
     world.set_time(args.time);
     if let Some(save) = &args.save {
         load_save(&mut world, save)?;
     }
     view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
-    let (gpu, device_ready) = device.join().map_err(|_| Failure::Failed("the device's start panicked".into()))?;
+    let (gpu, materials, device_ready) =
+        device.join().map_err(|_| Failure::Failed("the device's start panicked".into()))?;
     let gpu = gpu.map_err(|e| Failure::Failed(e.to_string()))?;
+    let materials = materials.unwrap_or_else(|| MaterialSet::generate(&world.system));
     let joined = launched.elapsed().as_secs_f64();
-    let mut capture = Capture::with_gpu(world, Arc::new(gpu), size);
+    let mut capture = Capture::with_gpu(world, Arc::new(gpu), &materials, size);
     capture.renderer.set_indirect(!args.no_indirect);
     let started = launched.elapsed().as_secs_f64();
     errln!("device: {}", capture.renderer.gpu().describe());
     errln!(
-        "started in {started:.2} s: world {world_s:.2} s, device {:.2} s (beside the world), renderer {:.2} s",
+        "started in {started:.2} s: world {world_s:.2} s, device and textures {:.2} s (beside the world), renderer \
+         {:.2} s",
         (device_ready - launched).as_secs_f64(),
         started - joined
     );

@@ -49,7 +49,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
 
-use super::capture::world;
+use super::capture::world_of;
 use crate::failure::Failure;
 use crate::output::errln;
 
@@ -208,7 +208,14 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some("cave") | None => None,
         Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?),
     };
-    let mut world = world(args.system.as_deref(), args.threads)?;
+    let plan = Arc::new(crate::load::system(args.system.as_deref())?);
+    // The material textures are made while the world is built (they need
+    // only the system); the renderer takes them when the window opens.
+    let materials = std::thread::spawn({
+        let plan = Arc::clone(&plan);
+        move || render::MaterialSet::generate(&plan)
+    });
+    let mut world = world_of(plan, args.threads, true);
     world.set_time(args.time);
     world.set_time_scale(args.time_scale);
     if let Some(save) = args.save.as_deref().filter(|p| p.exists()) {
@@ -232,6 +239,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = Client {
         world,
+        materials: Some(materials),
         player: Player::new(pose),
         size,
         script,
@@ -278,6 +286,8 @@ struct WindowState {
 
 struct Client {
     world: World,
+    /// The material textures being made, until the renderer takes them.
+    materials: Option<std::thread::JoinHandle<render::MaterialSet>>,
     player: Player,
     size: (u32, u32),
     script: Option<Vec<ScriptStep>>,
@@ -557,7 +567,9 @@ impl ApplicationHandler for Client {
         };
         let gpu: Arc<Gpu> = Arc::clone(surface.gpu());
         errln!("device: {}", gpu.describe());
-        let renderer = Renderer::new(Arc::clone(&gpu), surface.format(), &self.world);
+        let materials = self.materials.take().and_then(|h| h.join().ok());
+        let materials = materials.unwrap_or_else(|| render::MaterialSet::generate(&self.world.system));
+        let renderer = Renderer::with_materials(Arc::clone(&gpu), surface.format(), &self.world, &materials);
         let depth = DepthTarget::new(&gpu.device, surface.size());
         self.window = Some(WindowState { window, surface, renderer, depth });
         self.started = Instant::now();

@@ -39,6 +39,7 @@ pub mod read;
 pub mod run;
 pub mod savefile;
 mod streamer;
+pub mod survey;
 pub mod tool;
 pub mod view;
 mod world;

@@ -34,6 +34,8 @@ pub enum FileKind {
     Baseline,
     /// A saved world (`planet::edit::save`).
     Save,
+    /// A survey's manifest or table of figures or times (JSON).
+    Survey,
 }
 
 /// Recipes, paths, scripts and manifests are a few KiB; a few MiB is generous.
@@ -57,7 +59,7 @@ impl FileKind {
             Self::Plan => PLAN_CAP,
             Self::StageFile { recorded } => recorded.min(STAGE_CAP),
             Self::AnyStageFile => STAGE_CAP,
-            Self::Save => SAVE_CAP,
+            Self::Save | Self::Survey => SAVE_CAP,
         }
     }
 
@@ -74,6 +76,7 @@ impl FileKind {
             Self::Scenario => "a smoke scenario",
             Self::Baseline => "a smoke baseline",
             Self::Save => "a save",
+            Self::Survey => "a survey file",
         }
     }
 }

@@ -77,6 +77,8 @@ enum Command {
     Fly(commands::fly::Args),
     /// Capture every planet from orbit, from 1 km and from the ground into a folder (headless).
     Tour(commands::tour::Args),
+    /// Survey many planets: figures, flags and thumbnails of each, sharded for a batch scheduler, merged into a table, plots and a contact sheet.
+    Survey(commands::survey::Args),
 }
 
 /// The command line, with every flag that takes a value taking negative
@@ -127,6 +129,7 @@ fn main() -> ExitCode {
         Some(Command::Path(args)) => commands::path::run(&args),
         Some(Command::Fly(args)) => commands::fly::run(&args),
         Some(Command::Tour(args)) => commands::tour::run(&args),
+        Some(Command::Survey(args)) => commands::survey::run(&args),
         None => commands::fly::run_default(),
     };
     match result {

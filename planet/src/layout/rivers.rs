@@ -141,7 +141,8 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
     // The queue: buckets of one centimetre of level (Dial's algorithm), first
     // in, first out within a bucket: a fixed order, and no heap.
     let lowest = height.iter().copied().fold(f32::MAX, f32::min).min(sea_level.unwrap_or(f32::MAX));
-    let highest = height.iter().copied().fold(f32::MIN, f32::max);
+    // The sea may stand over every cell (a drowned planet): its level needs a bucket too.
+    let highest = height.iter().copied().fold(f32::MIN, f32::max).max(sea_level.unwrap_or(f32::MIN));
     let bucket_of = |level: f32| ((level - lowest) * 100.0) as usize;
     let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); bucket_of(highest) + 2];
     if let Some(level) = sea_level {

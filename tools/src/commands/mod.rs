@@ -18,6 +18,7 @@ pub mod settlements;
 pub mod signature;
 pub mod slice;
 pub mod stream;
+pub mod survey;
 pub mod system;
 pub mod tour;
 pub mod validate;

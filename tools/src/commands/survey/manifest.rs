@@ -28,8 +28,8 @@ pub struct Settings {
     pub template: String,
     /// The pictures of each planet.
     pub views: Vec<String>,
-    /// Thumbnail size.
-    pub size: (u32, u32),
+    /// Thumbnail size (none without pictures).
+    pub size: Option<(u32, u32)>,
     /// What each planet's figures sample.
     pub sample: SurveySample,
     /// The generate budget, milliseconds.
@@ -54,7 +54,7 @@ impl Settings {
             template_name: selection.template.name.clone(),
             template: hash(selection.template.to_json().as_bytes()),
             views: views.to_vec(),
-            size,
+            size: (!views.is_empty()).then_some(size),
             sample,
             generate_budget_ms,
             generator_version: planet::GENERATOR_VERSION,

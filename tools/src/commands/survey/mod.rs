@@ -131,6 +131,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         settings,
         threads: a.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from)),
         timeout: std::time::Duration::from_secs_f64(a.timeout),
+        size: a.size.pair(),
         quiet: a.quiet,
     };
     match a.shard {

@@ -40,6 +40,8 @@ pub struct Run {
     pub threads: usize,
     /// How long a picture may take to settle.
     pub timeout: Duration,
+    /// Thumbnail size.
+    pub size: (u32, u32),
     /// No progress output.
     pub quiet: bool,
 }
@@ -113,8 +115,9 @@ fn write_shard(run: &Run, shard: Shard, dir: &Path) -> Result<(), Failure> {
     let gpu = if run.settings.views.is_empty() {
         None
     } else {
-        let gpu = Gpu::headless()
-            .map_err(|e| Failure::Failed(format!("{e}\n(a survey without pictures needs no device: --views none)")))?;
+        let gpu = Gpu::headless().map_err(|e| {
+            Failure::Failed(format!("{e}\na survey without pictures needs no device: pass --views none"))
+        })?;
         Some(Arc::new(gpu))
     };
     let systems = plan_systems(&run.selection, mine)?;
@@ -223,7 +226,7 @@ fn pictures(
 ) -> Result<(), Failure> {
     let world = world_of(Arc::new(system.clone()), Some(run.threads), true);
     let materials = MaterialSet::generate(&world.system);
-    let mut capture = Capture::with_gpu(world, Arc::clone(gpu), &materials, run.settings.size);
+    let mut capture = Capture::with_gpu(world, Arc::clone(gpu), &materials, run.size);
     for &i in at {
         let start = Instant::now();
         let id = figures[i].id;

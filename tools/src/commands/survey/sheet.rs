@@ -117,12 +117,13 @@ pub fn write(
     let cpu_s: f64 = timings.iter().map(|t| t.figures_s + t.views_s).sum();
     let _ = writeln!(
         html,
-        "<p>Pictures: {} at {}x{}. Generator version {}. Figures and pictures took {:.0} s of thread time in all \
+        "<p>Pictures: {}. Generator version {}. Figures and pictures took {:.0} s of thread time in all \
          ({:.2} s a planet). Flags: no-land, no-sea, one-biome, flat, empty-regions, hole:VIEW, unsettled:VIEW, \
          slow-generate (generate median over {} ms).</p>",
-        if settings.views.is_empty() { "none".to_owned() } else { settings.views.join(", ") },
-        settings.size.0,
-        settings.size.1,
+        match settings.size {
+            Some((w, h)) if !settings.views.is_empty() => format!("{} at {w}x{h}", settings.views.join(", ")),
+            _ => "none".to_owned(),
+        },
         settings.generator_version,
         cpu_s,
         cpu_s / figures.len().max(1) as f64,

@@ -29,6 +29,10 @@ pub const TIMINGS: &str = "timings.json";
 /// The folder of thumbnails.
 pub const THUMBS: &str = "thumbs";
 
+/// A shard should run at least this long, seconds: a scheduler's start-up
+/// of a pod or task costs seconds, and every shard plans its systems' worlds.
+const MIN_SHARD_S: f64 = 60.0;
+
 /// What a survey run needs.
 #[derive(Debug)]
 pub struct Run {
@@ -68,7 +72,14 @@ pub fn run_shard(run: &Run, shard: Shard, out: &Path) -> Result<(), Failure> {
         )));
     }
     let partial = out.join(format!(".{}.partial", shard.folder()));
+    let start = Instant::now();
     write_into(&partial, |tmp| write_shard(run, shard, tmp))?;
+    let took = start.elapsed().as_secs_f64();
+    if took < MIN_SHARD_S && shard.count > 1 {
+        errln!(
+            "note: shard {shard} took {took:.0} s; a shard of a minute or more wastes less on starting (use fewer shards)"
+        );
+    }
     std::fs::rename(&partial, &dir).map_err(|e| {
         let _ = std::fs::remove_dir_all(&partial);
         Failure::Failed(format!("cannot move {} to {}: {e}", partial.display(), dir.display()))

@@ -29,12 +29,12 @@ tr.flagged td{background:#fde8e8}.flags{color:#b00;font-weight:bold}img.thumb{di
 td.pics{display:flex;gap:2px}";
 
 const SCRIPT: &str = "const t=document.getElementById('planets'),b=t.tBodies[0];let key=-1,dir=1;
-function sort(k){dir=(k===key)?-dir:1;key=k;const first=document.getElementById('flaggedfirst').checked;
+function sort(k,keep){if(!keep)dir=(k===key)?-dir:1;key=k;const first=document.getElementById('flaggedfirst').checked;
 const rows=[...b.rows];rows.sort((x,y)=>{if(first){const f=y.classList.contains('flagged')-x.classList.contains('flagged');if(f)return f;}
 const a=x.cells[k].dataset.v,c=y.cells[k].dataset.v;const n=parseFloat(a),m=parseFloat(c);
 const r=(isNaN(n)||isNaN(m))?a.localeCompare(c):n-m;return r*dir||x.dataset.i-y.dataset.i;});rows.forEach(r=>b.appendChild(r));}
-t.tHead.querySelectorAll('th').forEach((h,i)=>{if(h.dataset.sort)h.onclick=()=>sort(i);});
-document.getElementById('flaggedfirst').onchange=()=>{const k=key;key=-2;dir=-dir;sort(k<0?1:k);};";
+t.tHead.querySelectorAll('th').forEach((h,i)=>{if(h.dataset.sort)h.onclick=()=>sort(i,false);});
+document.getElementById('flaggedfirst').onchange=()=>sort(key<0?1:key,key>=0);";
 
 /// One column of the table: its heading, and each planet's shown text and sort value.
 struct Column {

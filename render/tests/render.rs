@@ -9,6 +9,7 @@
 //! - A night landing shows the ground and the horizon.
 //! - A forest drawn with one indirect multi-draw for its objects is
 //!   byte-identical to it drawn with one instanced draw per batch.
+//! - The survey's hole count is zero over a streamed planet.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -257,4 +258,12 @@ fn a_flight_to_another_planet_never_shows_a_hole() {
     }
     // The streamer followed the camera: planet 1, open space, then planet 2.
     assert_eq!(attached, vec![Some(1), None, Some(2), Some(2)]);
+}
+
+#[test]
+fn the_survey_s_hole_count_is_zero_over_a_streamed_planet() {
+    let mut capture = capture();
+    let (_, camera) = shoot(&mut capture, "planet=1,lat=10,lon=20,alt=9000,pitch=-90", true);
+    let holes = render::holes_in_view(&mut capture, &camera, 1).unwrap();
+    assert!(holes.inside > 5_000 && holes.holes == 0, "from orbit: {holes:?}");
 }

@@ -1,5 +1,6 @@
 //! `planet survey merge DIR... --out OUT`: joins finished shards of one
-//! survey into one report: `survey.csv` (the figures), `timings.csv`,
+//! survey into one report: `survey.csv` and `survey.parquet` (the
+//! figures), `timings.csv`,
 //! `thumbs/`, `plots/` and the contact sheet `index.html`, with a manifest.
 //! Every shard is checked against its manifest, all must share their
 //! settings, and together they must be every shard of the survey exactly
@@ -12,7 +13,7 @@ use engine::survey::{PlanetFigures, PlanetTimings};
 
 use super::manifest::{MANIFEST, Manifest};
 use super::shard::{FIGURES, THUMBS, TIMINGS};
-use super::{plots, sheet, table};
+use super::{parquet, plots, sheet, table};
 use crate::failure::Failure;
 use crate::output::{errln, outln};
 
@@ -93,11 +94,13 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
         figures.extend(f);
         timings.extend(t);
     }
-    crate::save::replace(&out.join(TABLE), &table::figures_csv(&figures))?;
-    crate::save::replace(&out.join(TIMES), &table::timings_csv(&timings))?;
+    let columns = table::figure_columns(&figures);
+    crate::save::replace(&out.join(TABLE), &table::csv(&columns))?;
+    crate::save::replace_bytes(&out.join(parquet::PARQUET), &parquet::bytes(&columns)?)?;
+    crate::save::replace(&out.join(TIMES), &table::csv(&table::timing_columns(&timings)))?;
     let plotted = plots::write(&out.join(plots::PLOTS), &figures, &timings)?;
     sheet::write(out, &settings, &figures, &timings, &plotted)?;
-    let mut files = vec![TABLE.to_owned()];
+    let mut files = vec![TABLE.to_owned(), parquet::PARQUET.to_owned()];
     files.extend(figures.iter().flat_map(|f| settings.views.iter().map(|v| super::shard::thumb(f.id, v))));
     files.extend(plotted.iter().filter(|p| !p.measured).map(|p| p.file.clone()));
     let mut measured = vec![TIMES.to_owned(), sheet::SHEET.to_owned()];

@@ -11,6 +11,7 @@
 
 mod manifest;
 mod merge;
+mod parquet;
 mod plots;
 mod shard;
 mod sheet;

@@ -129,6 +129,10 @@ pub fn write(
         cpu_s / figures.len().max(1) as f64,
         settings.generate_budget_ms
     );
+    html.push_str(
+        "<p>Tables: <a href=\"survey.csv\">survey.csv</a>, <a href=\"survey.parquet\">survey.parquet</a>, \
+         <a href=\"timings.csv\">timings.csv</a> (measured), <a href=\"manifest.json\">manifest.json</a>.</p>\n",
+    );
     plots_section(&mut html, plotted);
     table_section(&mut html, settings, figures, timings, flagged);
     let _ = writeln!(html, "<script>{SCRIPT}</script>\n</body></html>");

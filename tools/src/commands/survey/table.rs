@@ -1,8 +1,9 @@
-//! The survey's tables as CSV (RFC 4180: a header row, fields quoted where
-//! they hold a comma, quote or line break): `survey.csv`, a planet a row
-//! with every figure and its flags, and `timings.csv`, what was measured
-//! beside them. Numbers are written with fixed decimals, so a table is the
-//! same bytes wherever the same figures were made.
+//! The survey's tables, as named columns a planet a row: `survey.csv` (and
+//! `survey.parquet`, `parquet.rs`) with every figure and its flags, and
+//! `timings.csv`, what was measured beside them. CSV as RFC 4180 has it (a
+//! heading row, fields quoted where they hold a comma, quote or line
+//! break), numbers with fixed decimals, so a table is the same bytes
+//! wherever the same figures were made.
 
 use std::fmt::Write;
 
@@ -29,103 +30,131 @@ pub fn flags_text(flags: &[Flag]) -> String {
     flags.iter().map(Flag::name).collect::<Vec<_>>().join(";")
 }
 
-/// `survey.csv`.
-#[must_use]
-pub fn figures_csv(figures: &[PlanetFigures]) -> String {
-    let mut header: Vec<String> = [
-        "system",
-        "planet",
-        "name",
-        "kind",
-        "signature",
-        "radius_m",
-        "land_share",
-        "sea_share",
-        "elev_p5_m",
-        "elev_p95_m",
-    ]
-    .map(String::from)
-    .to_vec();
-    header.extend(elevation_columns());
-    header.extend(
-        [
-            "top_biome",
-            "top_biome_share",
-            "biome_count",
-            "biomes",
-            "cave_share",
-            "rivers",
-            "river_km",
-            "lakes",
-            "stamps",
-            "plots",
-            "settlements",
-            "scatter_per_region",
-            "triangles_per_region",
-            "empty_region_share",
-            "flags",
-        ]
-        .map(String::from),
-    );
-    let mut out = header.join(",") + "\n";
-    for f in figures {
-        let mut row = vec![
-            f.id.system.to_string(),
-            f.id.planet.to_string(),
-            field(&f.name),
-            field(&f.kind),
-            f.signature.clone(),
-            format!("{:.0}", f.radius_m),
-            format!("{:.4}", f.land_share),
-            format!("{:.4}", f.sea_share),
-            format!("{:.1}", f.elevation_p5_p95_m[0]),
-            format!("{:.1}", f.elevation_p5_p95_m[1]),
-        ];
-        row.extend(f.elevation.iter().map(|s| format!("{s:.4}")));
-        let biomes: Vec<String> = f.biomes.iter().map(|(n, s)| format!("{n}:{s:.4}")).collect();
-        row.extend([
-            field(f.biomes.first().map_or("", |b| b.0.as_str())),
-            format!("{:.4}", f.top_biome_share()),
-            f.biomes.len().to_string(),
-            field(&biomes.join(";")),
-            format!("{:.4}", f.cave_share),
-            f.rivers.to_string(),
-            format!("{:.2}", f.river_km),
-            f.lakes.to_string(),
-            f.stamps.to_string(),
-            f.plots.to_string(),
-            f.settlements.to_string(),
-            format!("{:.2}", f.scatter_per_region),
-            format!("{:.1}", f.triangles_per_region),
-            format!("{:.4}", f.empty_region_share),
-            field(&flags_text(&f.flags)),
-        ]);
-        let _ = writeln!(out, "{}", row.join(","));
-    }
-    out
+/// One column's values, a planet each.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Values {
+    /// Whole numbers that may pass `i64` (seeds).
+    Unsigned(Vec<u64>),
+    /// Whole numbers.
+    Int(Vec<i64>),
+    /// Numbers, written in CSV with this many decimals.
+    Float(Vec<f64>, usize),
+    /// Text.
+    Text(Vec<String>),
 }
 
-/// `timings.csv`.
+/// A named column of a table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// Its heading.
+    pub name: String,
+    /// Its values.
+    pub values: Values,
+}
+
+impl Column {
+    fn new(name: impl Into<String>, values: Values) -> Self {
+        Self { name: name.into(), values }
+    }
+
+    fn cell(&self, row: usize) -> String {
+        match &self.values {
+            Values::Unsigned(v) => v[row].to_string(),
+            Values::Int(v) => v[row].to_string(),
+            Values::Float(v, decimals) => format!("{:.*}", decimals, v[row]),
+            Values::Text(v) => field(&v[row]),
+        }
+    }
+}
+
+fn ints<T>(rows: &[T], of: impl Fn(&T) -> usize) -> Values {
+    Values::Int(rows.iter().map(|r| of(r) as i64).collect())
+}
+
+fn floats<T>(rows: &[T], decimals: usize, of: impl Fn(&T) -> f64) -> Values {
+    Values::Float(rows.iter().map(of).collect(), decimals)
+}
+
+fn texts<T>(rows: &[T], of: impl Fn(&T) -> String) -> Values {
+    Values::Text(rows.iter().map(of).collect())
+}
+
+/// The columns of `survey.csv` and `survey.parquet`.
 #[must_use]
-pub fn timings_csv(timings: &[PlanetTimings]) -> String {
-    let mut out = String::from(
-        "system,planet,plan_ms,region_ms_p50,region_ms_p95,generate_ms_p50,figures_s,views_s,unsettled,flags\n",
-    );
-    for t in timings {
-        let _ = writeln!(
-            out,
-            "{},{},{:.1},{:.3},{:.3},{:.3},{:.3},{:.3},{},{}",
-            t.id.system,
-            t.id.planet,
-            t.plan_ms,
-            t.region_ms[0],
-            t.region_ms[1],
-            t.generate_ms,
-            t.figures_s,
-            t.views_s,
-            field(&t.unsettled.join(";")),
-            field(&flags_text(&t.flags)),
-        );
+pub fn figure_columns(f: &[PlanetFigures]) -> Vec<Column> {
+    let mut c = vec![
+        Column::new("system", Values::Unsigned(f.iter().map(|f| f.id.system).collect())),
+        Column::new("planet", ints(f, |f| f.id.planet as usize)),
+        Column::new("name", texts(f, |f| f.name.clone())),
+        Column::new("kind", texts(f, |f| f.kind.clone())),
+        Column::new("signature", texts(f, |f| f.signature.clone())),
+        Column::new("radius_m", floats(f, 0, |f| f.radius_m)),
+        Column::new("land_share", floats(f, 4, |f| f.land_share)),
+        Column::new("sea_share", floats(f, 4, |f| f.sea_share)),
+        Column::new("elev_p5_m", floats(f, 1, |f| f.elevation_p5_p95_m[0])),
+        Column::new("elev_p95_m", floats(f, 1, |f| f.elevation_p5_p95_m[1])),
+    ];
+    for (i, name) in elevation_columns().into_iter().enumerate() {
+        c.push(Column::new(name, floats(f, 4, |f| f.elevation[i])));
+    }
+    c.extend([
+        Column::new("top_biome", texts(f, |f| f.biomes.first().map(|b| b.0.clone()).unwrap_or_default())),
+        Column::new("top_biome_share", floats(f, 4, PlanetFigures::top_biome_share)),
+        Column::new("biome_count", ints(f, |f| f.biomes.len())),
+        Column::new(
+            "biomes",
+            texts(f, |f| f.biomes.iter().map(|(n, s)| format!("{n}:{s:.4}")).collect::<Vec<_>>().join(";")),
+        ),
+        Column::new("cave_share", floats(f, 4, |f| f.cave_share)),
+        Column::new("rivers", ints(f, |f| f.rivers)),
+        Column::new("river_km", floats(f, 2, |f| f.river_km)),
+        Column::new("lakes", ints(f, |f| f.lakes)),
+        Column::new("stamps", ints(f, |f| f.stamps)),
+        Column::new("plots", ints(f, |f| f.plots)),
+        Column::new("settlements", ints(f, |f| f.settlements)),
+        Column::new("scatter_per_region", floats(f, 2, |f| f.scatter_per_region)),
+        Column::new("triangles_per_region", floats(f, 1, |f| f.triangles_per_region)),
+        Column::new("empty_region_share", floats(f, 4, |f| f.empty_region_share)),
+        Column::new("flags", texts(f, |f| flags_text(&f.flags))),
+    ]);
+    c
+}
+
+/// The columns of `timings.csv`.
+#[must_use]
+pub fn timing_columns(t: &[PlanetTimings]) -> Vec<Column> {
+    vec![
+        Column::new("system", Values::Unsigned(t.iter().map(|t| t.id.system).collect())),
+        Column::new("planet", ints(t, |t| t.id.planet as usize)),
+        Column::new("plan_ms", floats(t, 1, |t| t.plan_ms)),
+        Column::new("region_ms_p50", floats(t, 3, |t| t.region_ms[0])),
+        Column::new("region_ms_p95", floats(t, 3, |t| t.region_ms[1])),
+        Column::new("generate_ms_p50", floats(t, 3, |t| t.generate_ms)),
+        Column::new("figures_s", floats(t, 3, |t| t.figures_s)),
+        Column::new("views_s", floats(t, 3, |t| t.views_s)),
+        Column::new("unsettled", texts(t, |t| t.unsettled.join(";"))),
+        Column::new("flags", texts(t, |t| flags_text(&t.flags))),
+    ]
+}
+
+/// The rows in a column.
+fn rows(column: &Column) -> usize {
+    match &column.values {
+        Values::Unsigned(v) => v.len(),
+        Values::Int(v) => v.len(),
+        Values::Float(v, _) => v.len(),
+        Values::Text(v) => v.len(),
+    }
+}
+
+/// `columns` as CSV: a heading row, then a row a planet.
+#[must_use]
+pub fn csv(columns: &[Column]) -> String {
+    let names: Vec<String> = columns.iter().map(|c| field(&c.name)).collect();
+    let mut out = names.join(",") + "\n";
+    for row in 0..columns.first().map_or(0, rows) {
+        let cells: Vec<String> = columns.iter().map(|c| c.cell(row)).collect();
+        let _ = writeln!(out, "{}", cells.join(","));
     }
     out
 }

@@ -137,9 +137,10 @@ fn write_shard(run: &Run, shard: Shard, dir: &Path) -> Result<(), Failure> {
     let (mut figures, mut timings) = figures_of(run, mine, &systems, &progress)?;
     if let Some(gpu) = gpu {
         std::fs::create_dir_all(dir.join(THUMBS)).map_err(|e| cannot_write(dir, &e))?;
+        let pictures = Pictures { run, gpu, dir, progress: &progress };
         for (seed, system) in &systems {
             let at: Vec<usize> = (0..mine.len()).filter(|&i| mine[i].system == *seed).collect();
-            pictures(run, &gpu, system, &at, &mut figures, &mut timings, dir, &progress)?;
+            pictures.of_system(system, &at, &mut figures, &mut timings)?;
         }
     }
     for t in &mut timings {
@@ -222,42 +223,49 @@ fn views_of(world: &engine::World, planet: u32, names: &[String]) -> Vec<(String
     names.iter().map(|n| (n.clone(), view(n))).collect()
 }
 
-/// The thumbnails of the planets at `at` (indexes into `figures`) of one
-/// system, its world streamed on `gpu`; holes and unsettled views flagged.
-#[allow(clippy::too_many_arguments)]
-fn pictures(
-    run: &Run,
-    gpu: &Arc<Gpu>,
-    system: &PlannedSystem,
-    at: &[usize],
-    figures: &mut [PlanetFigures],
-    timings: &mut [PlanetTimings],
-    dir: &Path,
-    progress: &Progress,
-) -> Result<(), Failure> {
-    let world = world_of(Arc::new(system.clone()), Some(run.threads), true);
-    let materials = MaterialSet::generate(&world.system);
-    let mut capture = Capture::with_gpu(world, Arc::clone(gpu), &materials, run.size);
-    for &i in at {
-        let start = Instant::now();
-        let id = figures[i].id;
-        for (name, view) in views_of(&capture.world, id.planet, &run.settings.views) {
-            let failed = |e: render::RenderError| Failure::Failed(format!("{id} {name}: {e}"));
-            let pose = view.pose(&capture.world).map_err(|e| failed(e.into()))?;
-            let camera = ViewCamera { pose, fov_y: view.fov.to_radians() };
-            if !capture.settle(&camera, run.timeout) {
-                timings[i].unsettled.push(name.clone());
+/// How a shard takes its pictures: on one device, into its folder.
+struct Pictures<'a> {
+    run: &'a Run,
+    gpu: Arc<Gpu>,
+    dir: &'a Path,
+    progress: &'a Progress,
+}
+
+impl Pictures<'_> {
+    /// The thumbnails of the planets at `at` (indexes into `figures`) of one
+    /// system, its world streamed afresh; holes and unsettled views flagged.
+    fn of_system(
+        &self,
+        system: &PlannedSystem,
+        at: &[usize],
+        figures: &mut [PlanetFigures],
+        timings: &mut [PlanetTimings],
+    ) -> Result<(), Failure> {
+        let (run, dir, progress) = (self.run, self.dir, self.progress);
+        let world = world_of(Arc::new(system.clone()), Some(run.threads), true);
+        let materials = MaterialSet::generate(&world.system);
+        let mut capture = Capture::with_gpu(world, Arc::clone(&self.gpu), &materials, run.size);
+        for &i in at {
+            let start = Instant::now();
+            let id = figures[i].id;
+            for (name, view) in views_of(&capture.world, id.planet, &run.settings.views) {
+                let failed = |e: render::RenderError| Failure::Failed(format!("{id} {name}: {e}"));
+                let pose = view.pose(&capture.world).map_err(|e| failed(e.into()))?;
+                let camera = ViewCamera { pose, fov_y: view.fov.to_radians() };
+                if !capture.settle(&camera, run.timeout) {
+                    timings[i].unsettled.push(name.clone());
+                }
+                let (image, _) = capture.draw(&camera, &RenderOptions::default()).map_err(failed)?;
+                crate::save::png(&dir.join(thumb(id, &name)), &image)?;
+                if holes_in_view(&mut capture, &camera, id.planet).map_err(failed)?.holes > 0 {
+                    figures[i].flags.push(Flag::Hole(name.clone()));
+                }
             }
-            let (image, _) = capture.draw(&camera, &RenderOptions::default()).map_err(failed)?;
-            crate::save::png(&dir.join(thumb(id, &name)), &image)?;
-            if holes_in_view(&mut capture, &camera, id.planet).map_err(failed)?.holes > 0 {
-                figures[i].flags.push(Flag::Hole(name.clone()));
-            }
+            timings[i].views_s = start.elapsed().as_secs_f64();
+            progress.step(&format!("{id} {}: pictures in {:.2} s", figures[i].name, timings[i].views_s));
         }
-        timings[i].views_s = start.elapsed().as_secs_f64();
-        progress.step(&format!("{id} {}: pictures in {:.2} s", figures[i].name, timings[i].views_s));
+        Ok(())
     }
-    Ok(())
 }
 
 /// Progress on stderr: a bar on a terminal, else a line a step.

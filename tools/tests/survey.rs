@@ -227,3 +227,31 @@ fn a_planted_drowned_planet_is_flagged_and_comes_first_on_the_contact_sheet() {
     assert!(rows[1].starts_with("s4-p1\"") && rows[1].contains("class=\"flagged\""), "{}", rows[1]);
     assert!(!rows[2].contains("class=\"flagged\""));
 }
+
+#[test]
+fn a_planet_that_panics_is_flagged_crashed_and_the_survey_goes_on() {
+    // A generator bug planted in one planet's figures, then in one planet's pictures.
+    for (planted, views, crashed) in [("s0-p2", "none", &["2"][..]), ("s0-p3:pictures", "orbit", &["3", "4"][..])] {
+        let dir = scratch(&format!("crash-{views}"));
+        let out = Command::new(env!("CARGO_BIN_EXE_planet"))
+            .args(["survey", "--quiet", "--systems", "0..1", "--views", views, "--size", "64x36", "--out", p(&dir)])
+            .env("PLANET_SURVEY_CRASH", planted)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{planted}: {}", stderr(&out));
+        assert!(stderr(&out).contains("a crash planted"), "{planted}: the panic is reported: {}", stderr(&out));
+        let table = common::text(&read(&dir.join("survey.csv")));
+        for line in table.lines().skip(1) {
+            let planet = line.split(',').nth(1).unwrap();
+            let flagged = line.rsplit(',').next().unwrap().starts_with("crashed:");
+            assert_eq!(flagged, crashed.contains(&planet), "{planted}: {line}");
+        }
+        // What was taken is listed and hashed; what was not is neither listed nor shown.
+        let manifest = common::text(&read(&dir.join("manifest.json")));
+        let sheet = common::text(&read(&dir.join("index.html")));
+        if views == "orbit" {
+            assert!(manifest.contains("thumbs/s0-p2-orbit.png") && sheet.contains("thumbs/s0-p2-orbit.png"));
+            assert!(!manifest.contains("thumbs/s0-p3-orbit.png") && !sheet.contains("thumbs/s0-p3-orbit.png"));
+        }
+    }
+}

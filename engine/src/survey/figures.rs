@@ -94,6 +94,35 @@ pub struct PlanetFigures {
 }
 
 impl PlanetFigures {
+    /// The figures of planet `id` (of `plan`) whose measuring panicked with
+    /// `message`: all zero, flagged [`Flag::Crashed`].
+    #[must_use]
+    pub fn crashed(id: SurveyPlanet, plan: &PlanetPlan, message: &str) -> Self {
+        Self {
+            id,
+            name: plan.name.clone(),
+            kind: plan.kind.to_string(),
+            signature: plan.signature().to_string(),
+            radius_m: f64::from(plan.recipe.radius_m),
+            land_share: 0.0,
+            sea_share: 0.0,
+            elevation: vec![0.0; ELEVATION_EDGES_M.len() + 1],
+            elevation_p5_p95_m: [0.0; 2],
+            biomes: Vec::new(),
+            cave_share: 0.0,
+            rivers: 0,
+            river_km: 0.0,
+            lakes: 0,
+            stamps: 0,
+            plots: 0,
+            settlements: 0,
+            scatter_per_region: 0.0,
+            triangles_per_region: 0.0,
+            empty_region_share: 0.0,
+            flags: vec![Flag::crashed(message)],
+        }
+    }
+
     /// The share of the largest biome (0 when there is none).
     #[must_use]
     pub fn top_biome_share(&self) -> f64 {
@@ -120,6 +149,23 @@ pub struct PlanetTimings {
     pub unsettled: Vec<String>,
     /// The timing checks that fail (see [`super::timing_flags`]).
     pub flags: Vec<Flag>,
+}
+
+impl PlanetTimings {
+    /// No times: those of a planet whose measuring panicked.
+    #[must_use]
+    pub fn none(id: SurveyPlanet) -> Self {
+        Self {
+            id,
+            plan_ms: 0.0,
+            region_ms: [0.0; 2],
+            generate_ms: 0.0,
+            figures_s: 0.0,
+            views_s: 0.0,
+            unsettled: Vec::new(),
+            flags: Vec::new(),
+        }
+    }
 }
 
 /// Measures `plan` (planet `id` of a survey): its terrain is made here.

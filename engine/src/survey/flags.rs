@@ -1,7 +1,7 @@
 //! The checks a surveyed planet can fail, each a short name a table and a
 //! contact sheet show: a planet with no land, a sea that never shows, one
 //! biome everywhere, no relief, regions with nothing in them, a hole in a
-//! picture, or a generate stage over its time budget.
+//! picture, a generate stage over its time budget, or a panic.
 
 use planet::PlanetPlan;
 use serde::{Deserialize, Serialize};
@@ -37,6 +37,9 @@ pub enum Flag {
     SlowGenerate,
     /// A picture's streaming did not settle in its time.
     Unsettled(String),
+    /// Measuring or picturing the planet panicked (a generator bug): the
+    /// first line of the panic's message. Its figures are zero.
+    Crashed(String),
 }
 
 impl Flag {
@@ -63,6 +66,12 @@ impl Flag {
         flags
     }
 
+    /// A [`Flag::Crashed`] of a panic's `message`: its first line, at most 160 characters.
+    #[must_use]
+    pub fn crashed(message: &str) -> Self {
+        Self::Crashed(message.lines().next().unwrap_or("").chars().take(160).collect())
+    }
+
     /// The flag's name in a table: `no-land`, `hole:ground`.
     #[must_use]
     pub fn name(&self) -> String {
@@ -75,6 +84,7 @@ impl Flag {
             Self::Hole(view) => format!("hole:{view}"),
             Self::SlowGenerate => "slow-generate".into(),
             Self::Unsettled(view) => format!("unsettled:{view}"),
+            Self::Crashed(what) => format!("crashed:{what}"),
         }
     }
 }

@@ -81,6 +81,7 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
     read.sort_by_key(|(_, m)| m.shard.map_or(0, |s| s.index));
     let settings = read[0].1.settings.clone();
     let (mut figures, mut timings) = (Vec::new(), Vec::new());
+    let mut thumbs = std::collections::BTreeSet::new();
     std::fs::create_dir_all(out.join(THUMBS)).map_err(|e| cannot(out, &e))?;
     for (dir, manifest) in &read {
         let f: Vec<PlanetFigures> = load(&dir.join(FIGURES))?;
@@ -90,6 +91,7 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
         }
         for e in manifest.files.iter().filter(|e| e.path.starts_with(THUMBS)) {
             link_or_copy(&dir.join(&e.path), &out.join(&e.path))?;
+            thumbs.insert(e.path.clone());
         }
         figures.extend(f);
         timings.extend(t);
@@ -99,9 +101,11 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
     crate::save::replace_bytes(&out.join(parquet::PARQUET), &parquet::bytes(&columns)?)?;
     crate::save::replace(&out.join(TIMES), &table::csv(&table::timing_columns(&timings)))?;
     let plotted = plots::write(&out.join(plots::PLOTS), &figures, &timings)?;
-    sheet::write(out, &settings, &figures, &timings, &plotted)?;
+    sheet::write(out, &settings, &figures, &timings, &plotted, &thumbs)?;
     let mut files = vec![TABLE.to_owned(), parquet::PARQUET.to_owned()];
-    files.extend(figures.iter().flat_map(|f| settings.views.iter().map(|v| super::shard::thumb(f.id, v))));
+    // The pictures in planet order (a planet whose pictures crashed may lack some).
+    let in_order = figures.iter().flat_map(|f| settings.views.iter().map(|v| super::shard::thumb(f.id, v)));
+    files.extend(in_order.filter(|t| thumbs.contains(t)));
     files.extend(plotted.iter().filter(|p| !p.measured).map(|p| p.file.clone()));
     let mut measured = vec![TIMES.to_owned(), sheet::SHEET.to_owned()];
     measured.extend(plotted.iter().filter(|p| p.measured).map(|p| p.file.clone()));

@@ -3,9 +3,13 @@
 //! time, on one device), written into `.shard-I-of-N.partial` beside the
 //! shard's folder and renamed into place with its manifest once complete.
 //! A finished shard is never run again; a killed one leaves only its
-//! partial folder, which the next run of that shard clears first.
+//! partial folder, which the next run of that shard clears first. A planet
+//! whose figures or pictures panic is flagged `crashed` with the panic's
+//! message, and the shard goes on: finding such planets is what a survey
+//! is for.
 
 use std::io::IsTerminal;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -140,7 +144,20 @@ fn write_shard(run: &Run, shard: Shard, dir: &Path) -> Result<(), Failure> {
         let pictures = Pictures { run, gpu, dir, progress: &progress };
         for (seed, system) in &systems {
             let at: Vec<usize> = (0..mine.len()).filter(|&i| mine[i].system == *seed).collect();
-            pictures.of_system(system, &at, &mut figures, &mut timings)?;
+            let taken = catch_unwind(AssertUnwindSafe(|| pictures.of_system(system, &at, &mut figures, &mut timings)));
+            match taken {
+                Ok(result) => result?,
+                // A panic while picturing: every planet of the system left without all its pictures is flagged.
+                Err(panic) => {
+                    let message = format!("pictures: {}", panic_message(&*panic));
+                    for &i in &at {
+                        let views = &run.settings.views;
+                        if !views.iter().all(|v| dir.join(thumb(figures[i].id, v)).exists()) {
+                            figures[i].flags.push(Flag::crashed(&message));
+                        }
+                    }
+                }
+            }
         }
     }
     for t in &mut timings {
@@ -151,9 +168,30 @@ fn write_shard(run: &Run, shard: Shard, dir: &Path) -> Result<(), Failure> {
     crate::save::replace(&dir.join(TIMINGS), &pretty(&timings)?)?;
     let mut files = vec![FIGURES.to_owned()];
     for f in &figures {
-        files.extend(run.settings.views.iter().map(|v| thumb(f.id, v)));
+        // A planet whose pictures crashed may lack some.
+        files.extend(run.settings.views.iter().map(|v| thumb(f.id, v)).filter(|t| dir.join(t).exists()));
     }
     Manifest::of(dir, &run.settings, Some(shard), figures.len(), &files, &[TIMINGS.to_owned()])?.write(dir)
+}
+
+/// A panic's message (its payload as text).
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(ToString::to_string)
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_owned())
+}
+
+/// Panics where `PLANET_SURVEY_CRASH` names planet `id` and `phase`
+/// (`s3-p1` for its figures, `s3-p1:pictures`): how tests plant a
+/// generator bug to see it flagged while the shard goes on.
+fn planted_crash(id: SurveyPlanet, phase: &str) {
+    let Ok(planted) = std::env::var("PLANET_SURVEY_CRASH") else { return };
+    let (at, when) = planted.split_once(':').unwrap_or((planted.as_str(), "figures"));
+    if at == id.to_string() && when == phase {
+        panic!("a crash planted in the {phase} of {id} (PLANET_SURVEY_CRASH)");
+    }
 }
 
 /// The path of a planet's thumbnail in a survey folder.
@@ -191,7 +229,14 @@ fn figures_of(
             .par_iter()
             .map(|id| {
                 let system = &systems.iter().find(|(s, _)| *s == id.system).expect("every system is planned").1;
-                let out = measure(*id, &system.planets[id.planet as usize], sample);
+                let plan = &system.planets[id.planet as usize];
+                let out = catch_unwind(AssertUnwindSafe(|| {
+                    planted_crash(*id, "figures");
+                    measure(*id, plan, sample)
+                }))
+                .unwrap_or_else(|panic| {
+                    (PlanetFigures::crashed(*id, plan, &panic_message(&*panic)), PlanetTimings::none(*id))
+                });
                 progress.step(&format!("{id} {}: figures in {:.2} s", out.0.name, out.1.figures_s));
                 out
             })
@@ -248,6 +293,7 @@ impl Pictures<'_> {
         for &i in at {
             let start = Instant::now();
             let id = figures[i].id;
+            planted_crash(id, "pictures");
             for (name, view) in views_of(&capture.world, id.planet, &run.settings.views) {
                 let failed = |e: render::RenderError| Failure::Failed(format!("{id} {name}: {e}"));
                 let pose = view.pose(&capture.world).map_err(|e| failed(e.into()))?;

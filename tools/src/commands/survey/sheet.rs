@@ -5,6 +5,7 @@
 //! sorts the table by it (a little script; without it the page still reads
 //! in its first order).
 
+use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -102,6 +103,7 @@ pub fn write(
     figures: &[PlanetFigures],
     timings: &[PlanetTimings],
     plotted: &[Plotted],
+    thumbs: &BTreeSet<String>,
 ) -> Result<(), Failure> {
     let flagged = |i: usize| !figures[i].flags.is_empty() || !timings[i].flags.is_empty();
     let count = (0..figures.len()).filter(|&i| flagged(i)).count();
@@ -134,7 +136,7 @@ pub fn write(
          <a href=\"timings.csv\">timings.csv</a> (measured), <a href=\"manifest.json\">manifest.json</a>.</p>\n",
     );
     plots_section(&mut html, plotted);
-    table_section(&mut html, settings, figures, timings, flagged);
+    table_section(&mut html, settings, figures, timings, thumbs, flagged);
     let _ = writeln!(html, "<script>{SCRIPT}</script>\n</body></html>");
     crate::save::replace(&out.join(SHEET), &html)
 }
@@ -161,6 +163,7 @@ fn table_section(
     settings: &Settings,
     figures: &[PlanetFigures],
     timings: &[PlanetTimings],
+    thumbs: &BTreeSet<String>,
     flagged: impl Fn(usize) -> bool,
 ) {
     html.push_str(
@@ -177,9 +180,9 @@ fn table_section(
         let (f, t) = (&figures[i], &timings[i]);
         let class = if flagged(i) { " class=\"flagged\"" } else { "" };
         let _ = write!(html, "<tr id=\"{}\" data-i=\"{i}\"{class}><td class=\"pics\" data-v=\"\">", f.id);
-        for v in &settings.views {
-            let _ =
-                write!(html, "<img class=\"thumb\" loading=\"lazy\" src=\"{}\" alt=\"{} {v}\">", thumb(f.id, v), f.id);
+        // A planet whose pictures crashed may lack some.
+        for (v, file) in settings.views.iter().map(|v| (v, thumb(f.id, v))).filter(|(_, t)| thumbs.contains(t)) {
+            let _ = write!(html, "<img class=\"thumb\" loading=\"lazy\" src=\"{file}\" alt=\"{} {v}\">", f.id);
         }
         html.push_str("</td>");
         for c in &COLUMNS {

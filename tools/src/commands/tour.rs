@@ -13,6 +13,41 @@ use super::capture::{headless, world};
 use crate::failure::Failure;
 use crate::output::{errln, outln};
 
+/// The views a tour takes of each planet, in order.
+pub const PLANET_VIEWS: [&str; 4] = ["orbit", "1km", "300m", "ground"];
+
+/// Planet `planet`'s views named in `names` (of [`PLANET_VIEWS`]; others are
+/// skipped), each on its day side over dry land where it has any: what a
+/// tour and a survey's thumbnails show.
+pub fn planet_views<'a>(
+    world: &engine::World,
+    planet: u32,
+    names: impl IntoIterator<Item = &'a str>,
+) -> Vec<(&'a str, ViewSpec)> {
+    let radius = world.planets[planet as usize].radius;
+    let (lat, lon) = sunlit_land(world, planet);
+    let at = |alt: f64, heading: f64, pitch: f64| ViewSpec {
+        planet,
+        lat,
+        lon,
+        alt,
+        heading,
+        pitch,
+        look: None,
+        fov: 60.0,
+        spot: None,
+    };
+    let view = |name: &str| match name {
+        "orbit" => Some(at(radius * 2.2, 0.0, -90.0)),
+        "1km" => Some(at(1000.0, 30.0, -25.0)),
+        // Low enough that the scatter's trees and rocks show (a tree is drawn to 3 km).
+        "300m" => Some(at(300.0, 120.0, -30.0)),
+        "ground" => Some(at(2.0, 120.0, -4.0)),
+        _ => None,
+    };
+    names.into_iter().filter_map(|n| Some((n, view(n)?))).collect()
+}
+
 /// Arguments of `planet tour`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -55,24 +90,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // The views first (they need the world), then the device takes it.
     let mut views = Vec::new();
     for p in &world.planets {
-        let (lat, lon) = sunlit_land(&world, p.index);
         let name = world.system.planets[p.index as usize].name.to_lowercase();
-        let at = |alt: f64, heading: f64, pitch: f64| ViewSpec {
-            planet: p.index,
-            lat,
-            lon,
-            alt,
-            heading,
-            pitch,
-            look: None,
-            fov: 60.0,
-            spot: None,
-        };
-        views.push((format!("{}-{name}-orbit.png", p.index), at(p.radius * 2.2, 0.0, -90.0)));
-        views.push((format!("{}-{name}-1km.png", p.index), at(1000.0, 30.0, -25.0)));
-        // Low enough that the scatter's trees and rocks show (a tree is drawn to 3 km).
-        views.push((format!("{}-{name}-300m.png", p.index), at(300.0, 120.0, -30.0)));
-        views.push((format!("{}-{name}-ground.png", p.index), at(2.0, 120.0, -4.0)));
+        for (view, spec) in planet_views(&world, p.index, PLANET_VIEWS) {
+            views.push((format!("{}-{name}-{view}.png", p.index), spec));
+        }
     }
     if count > 1 {
         let (lat, lon) = sunlit_land(&world, 1 % count);

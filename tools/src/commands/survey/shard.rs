@@ -15,7 +15,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::survey::{Flag, PlanetFigures, PlanetTimings, Selection, Shard, SurveyPlanet, measure, timing_flags};
-use engine::{ViewSpec, sunlit_land};
 use indicatif::{ProgressBar, ProgressStyle};
 use planet::PlannedSystem;
 use rayon::prelude::*;
@@ -23,6 +22,7 @@ use render::{Capture, Gpu, MaterialSet, RenderOptions, ViewCamera, holes_in_view
 
 use super::manifest::{Manifest, Settings};
 use crate::commands::capture::world_of;
+use crate::commands::tour::planet_views;
 use crate::failure::Failure;
 use crate::output::{errln, outln};
 
@@ -245,29 +245,6 @@ fn figures_of(
     Ok(measured.into_iter().unzip())
 }
 
-/// The views of one planet, as `planet tour` takes them: each on its day side over dry land.
-fn views_of(world: &engine::World, planet: u32, names: &[String]) -> Vec<(String, ViewSpec)> {
-    let p = &world.planets[planet as usize];
-    let (lat, lon) = sunlit_land(world, planet);
-    let at = |alt: f64, heading: f64, pitch: f64| ViewSpec {
-        planet,
-        lat,
-        lon,
-        alt,
-        heading,
-        pitch,
-        look: None,
-        fov: 60.0,
-        spot: None,
-    };
-    let view = |name: &str| match name {
-        "orbit" => at(p.radius * 2.2, 0.0, -90.0),
-        "1km" => at(1000.0, 30.0, -25.0),
-        _ => at(2.0, 120.0, -4.0),
-    };
-    names.iter().map(|n| (n.clone(), view(n))).collect()
-}
-
 /// How a shard takes its pictures: on one device, into its folder.
 struct Pictures<'a> {
     run: &'a Run,
@@ -294,17 +271,18 @@ impl Pictures<'_> {
             let start = Instant::now();
             let id = figures[i].id;
             planted_crash(id, "pictures");
-            for (name, view) in views_of(&capture.world, id.planet, &run.settings.views) {
+            let names = run.settings.views.iter().map(String::as_str);
+            for (name, view) in planet_views(&capture.world, id.planet, names) {
                 let failed = |e: render::RenderError| Failure::Failed(format!("{id} {name}: {e}"));
                 let pose = view.pose(&capture.world).map_err(|e| failed(e.into()))?;
                 let camera = ViewCamera { pose, fov_y: view.fov.to_radians() };
                 if !capture.settle(&camera, run.timeout) {
-                    timings[i].unsettled.push(name.clone());
+                    timings[i].unsettled.push(name.to_owned());
                 }
                 let (image, _) = capture.draw(&camera, &RenderOptions::default()).map_err(failed)?;
-                crate::save::png(&dir.join(thumb(id, &name)), &image)?;
+                crate::save::png(&dir.join(thumb(id, name)), &image)?;
                 if holes_in_view(&mut capture, &camera, id.planet).map_err(failed)?.holes > 0 {
-                    figures[i].flags.push(Flag::Hole(name.clone()));
+                    figures[i].flags.push(Flag::Hole(name.to_owned()));
                 }
             }
             timings[i].views_s = start.elapsed().as_secs_f64();

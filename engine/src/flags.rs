@@ -19,6 +19,11 @@ pub fn timeout(s: &str) -> Result<f64, String> {
     number(s, 0.0, 600.0)
 }
 
+/// `--generate-budget-ms` (`survey`): milliseconds.
+pub fn budget_ms(s: &str) -> Result<f64, String> {
+    number(s, 0.01, 1000.0)
+}
+
 /// `--repeat`: runs of a stage or a path.
 pub fn repeat(s: &str) -> Result<u32, String> {
     whole(s, 1, 1000)

@@ -74,7 +74,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = engine::flags::timeout, value_name = "S", default_value_t = 60.0)]
     timeout: f64,
     /// A planet whose generate stage's median takes longer is flagged, milliseconds, 0.01..=1000.
-    #[arg(long, value_parser = budget_ms, value_name = "MS", default_value_t = 3.0)]
+    #[arg(long, value_parser = engine::flags::budget_ms, value_name = "MS", default_value_t = 3.0)]
     generate_budget_ms: f64,
     /// No progress output.
     #[arg(long)]
@@ -105,13 +105,6 @@ fn parse_views(s: &str) -> Result<ViewList, String> {
     // Always in the one order, whatever order they were named in.
     views.sort_by_key(|v| VIEWS.iter().position(|w| w == v));
     Ok(ViewList(views))
-}
-
-fn budget_ms(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.01..=1000.0).contains(&v) => Ok(v),
-        _ => Err("must be a number of milliseconds in 0.01..=1000".into()),
-    }
 }
 
 /// Runs `planet survey` or `planet survey merge`.

@@ -365,14 +365,9 @@ fn the_layout_stage_reads_back_equal_and_refuses_damage() {
 
 #[test]
 fn a_planet_whose_sea_stands_over_every_peak_is_all_sea_with_no_river_or_plot() {
-    // The sea as high as the elevation can rise, the ground pulled down: the
-    // drainage once indexed past its queue here (found by `planet survey`).
-    let recipe = SystemRecipe::from_json(
-        r#"{"seed": 5, "planets": [{"index": 0, "elevation": {"amplitude_m": 400, "bias": -1.0, "ranges_m": 0},
-            "sea": {"enabled": true, "level_m": 400}}]}"#,
-    )
-    .unwrap();
-    let plan = &PlannedSystem::build(&recipe).unwrap().planets[0];
+    // The drainage once indexed past its queue here (found by `planet survey`).
+    let recipe = SystemRecipe::from_json(include_str!("../../data/systems/drowned.json")).unwrap();
+    let plan = &PlannedSystem::build(&recipe).unwrap().planets[1];
     let layout = PlanetLayout::build(plan);
     let figures = layout.figures();
     assert_eq!((figures.rivers, figures.lakes, figures.plots), (0, 0, 0), "{figures:?}");

@@ -204,14 +204,8 @@ fn bad_arguments_and_damaged_shards_are_refused_with_their_reasons() {
 #[test]
 fn a_planted_drowned_planet_is_flagged_and_comes_first_on_the_contact_sheet() {
     let dir = scratch("planted");
-    let recipe = dir.join("drowned.json");
     // Planet 1 of every system: its sea stands at the highest its elevation can reach.
-    std::fs::write(
-        &recipe,
-        r#"{"seed": 0, "planets": [{"index": 1, "elevation": {"amplitude_m": 400, "bias": -1.0, "ranges_m": 0},
-            "sea": {"enabled": true, "level_m": 400}}]}"#,
-    )
-    .unwrap();
+    let recipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/systems/drowned.json");
     let report = dir.join("report");
     survey(&["--systems", "3..5", "--system", p(&recipe), "--views", "none", "--out", p(&report)]);
     let table = common::text(&read(&report.join("survey.csv")));

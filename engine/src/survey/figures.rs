@@ -384,14 +384,9 @@ mod tests {
 
     #[test]
     fn a_sea_over_every_peak_is_flagged_as_no_land() {
-        let recipe = SystemRecipe::from_json(
-            r#"{"seed": 5, "planets": [{"index": 0, "elevation": {"amplitude_m": 400, "bias": -1.0, "ranges_m": 0},
-                "sea": {"enabled": true, "level_m": 400}}]}"#,
-        )
-        .unwrap();
+        let recipe = SystemRecipe::from_json(include_str!("../../../data/systems/drowned.json")).unwrap();
         let system = PlannedSystem::build(&recipe).unwrap();
-        let p = &system.planets[0];
-        let (f, _) = measure(SurveyPlanet { system: 5, planet: 0 }, p, small());
+        let (f, _) = measure(SurveyPlanet { system: 5, planet: 1 }, &system.planets[1], small());
         assert!(f.land_share < 0.01, "{f:?}");
         assert_eq!(f.flags.first(), Some(&Flag::NoLand), "{:?}", f.flags);
     }

@@ -88,28 +88,24 @@ pub struct Manifest {
     pub measured: Vec<String>,
 }
 
+impl Entry {
+    /// File `path` of `dir`, hashed.
+    pub fn of(dir: &Path, path: &str) -> Result<Self, Failure> {
+        Ok(Self { path: path.to_owned(), xxh3: hash(&read(&dir.join(path))?) })
+    }
+}
+
 impl Manifest {
-    /// A manifest of `files` (hashed, in the order given) and `measured` in `dir`.
-    pub fn of(
-        dir: &Path,
+    /// A manifest of `files` (in the order given) and `measured`.
+    #[must_use]
+    pub fn new(
         settings: &Settings,
         shard: Option<Shard>,
         planets: usize,
-        files: &[String],
-        measured: &[String],
-    ) -> Result<Self, Failure> {
-        let files = files
-            .iter()
-            .map(|p| Ok(Entry { path: p.clone(), xxh3: hash(&read(&dir.join(p))?) }))
-            .collect::<Result<Vec<_>, Failure>>()?;
-        Ok(Self {
-            format: FORMAT.into(),
-            settings: settings.clone(),
-            shard,
-            planets,
-            files,
-            measured: measured.to_vec(),
-        })
+        files: Vec<Entry>,
+        measured: Vec<String>,
+    ) -> Self {
+        Self { format: FORMAT.into(), settings: settings.clone(), shard, planets, files, measured }
     }
 
     /// Writes the manifest into `dir`.

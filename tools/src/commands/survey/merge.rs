@@ -7,11 +7,12 @@
 //! once. The report's figures, pictures and their plots are the same bytes
 //! however the survey was sharded.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use engine::survey::{PlanetFigures, PlanetTimings};
 
-use super::manifest::{MANIFEST, Manifest};
+use super::manifest::{Entry, MANIFEST, Manifest};
 use super::shard::{FIGURES, THUMBS, TIMINGS};
 use super::{parquet, plots, sheet, table};
 use crate::failure::Failure;
@@ -81,7 +82,9 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
     read.sort_by_key(|(_, m)| m.shard.map_or(0, |s| s.index));
     let settings = read[0].1.settings.clone();
     let (mut figures, mut timings) = (Vec::new(), Vec::new());
-    let mut thumbs = std::collections::BTreeSet::new();
+    // The shards' pictures, checked against their manifests already: their
+    // entries serve the report's manifest as they are, in planet order.
+    let mut pictures: Vec<Entry> = Vec::new();
     std::fs::create_dir_all(out.join(THUMBS)).map_err(|e| cannot(out, &e))?;
     for (dir, manifest) in &read {
         let f: Vec<PlanetFigures> = load(&dir.join(FIGURES))?;
@@ -91,7 +94,7 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
         }
         for e in manifest.files.iter().filter(|e| e.path.starts_with(THUMBS)) {
             link_or_copy(&dir.join(&e.path), &out.join(&e.path))?;
-            thumbs.insert(e.path.clone());
+            pictures.push(e.clone());
         }
         figures.extend(f);
         timings.extend(t);
@@ -101,15 +104,16 @@ pub fn merge_into(shards: &[PathBuf], out: &Path) -> Result<(), Failure> {
     crate::save::replace_bytes(&out.join(parquet::PARQUET), &parquet::bytes(&columns)?)?;
     crate::save::replace(&out.join(TIMES), &table::csv(&table::timing_columns(&timings)))?;
     let plotted = plots::write(&out.join(plots::PLOTS), &figures, &timings)?;
+    let thumbs: BTreeSet<String> = pictures.iter().map(|e| e.path.clone()).collect();
     sheet::write(out, &settings, &figures, &timings, &plotted, &thumbs)?;
-    let mut files = vec![TABLE.to_owned(), parquet::PARQUET.to_owned()];
-    // The pictures in planet order (a planet whose pictures crashed may lack some).
-    let in_order = figures.iter().flat_map(|f| settings.views.iter().map(|v| super::shard::thumb(f.id, v)));
-    files.extend(in_order.filter(|t| thumbs.contains(t)));
-    files.extend(plotted.iter().filter(|p| !p.measured).map(|p| p.file.clone()));
+    let mut files = vec![Entry::of(out, TABLE)?, Entry::of(out, parquet::PARQUET)?];
+    files.extend(pictures);
+    for p in plotted.iter().filter(|p| !p.measured) {
+        files.push(Entry::of(out, &p.file)?);
+    }
     let mut measured = vec![TIMES.to_owned(), sheet::SHEET.to_owned()];
     measured.extend(plotted.iter().filter(|p| p.measured).map(|p| p.file.clone()));
-    Manifest::of(out, &settings, None, figures.len(), &files, &measured)?.write(out)?;
+    Manifest::new(&settings, None, figures.len(), files, measured).write(out)?;
     let flagged = figures.iter().filter(|f| !f.flags.is_empty()).count();
     errln!("merged {} shard(s): {} planets, {flagged} flagged", read.len(), figures.len());
     Ok(())

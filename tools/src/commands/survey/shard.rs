@@ -20,7 +20,7 @@ use planet::PlannedSystem;
 use rayon::prelude::*;
 use render::{Capture, Gpu, MaterialSet, RenderOptions, ViewCamera, holes_in_view};
 
-use super::manifest::{Manifest, Settings};
+use super::manifest::{Entry, Manifest, Settings};
 use crate::commands::capture::world_of;
 use crate::commands::tour::planet_views;
 use crate::failure::Failure;
@@ -171,7 +171,8 @@ fn write_shard(run: &Run, shard: Shard, dir: &Path) -> Result<(), Failure> {
         // A planet whose pictures crashed may lack some.
         files.extend(run.settings.views.iter().map(|v| thumb(f.id, v)).filter(|t| dir.join(t).exists()));
     }
-    Manifest::of(dir, &run.settings, Some(shard), figures.len(), &files, &[TIMINGS.to_owned()])?.write(dir)
+    let files = files.iter().map(|f| Entry::of(dir, f)).collect::<Result<_, _>>()?;
+    Manifest::new(&run.settings, Some(shard), figures.len(), files, vec![TIMINGS.to_owned()]).write(dir)
 }
 
 /// A panic's message (its payload as text).

@@ -30,7 +30,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// ground (issue 19). 10: dark caves (issue 20): each voxel sample's cover
 /// (its depth in the cave-less ground), each vertex's sky light from it,
 /// and no scatter on dim ground; the collider's BVH leaves filled (issue 21).
-pub const GENERATOR_VERSION: u32 = 10;
+/// 11: the worm caves' cap continued beyond their layers, rising a metre a
+/// metre, so no density jumps 40 m between two layers at the worm floor
+/// (issue 14).
+pub const GENERATOR_VERSION: u32 = 11;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

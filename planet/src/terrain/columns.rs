@@ -95,23 +95,23 @@ impl ColumnField {
 
 /// The height-defining parts of a column, before climate.
 #[derive(Clone, Copy)]
-struct Relief {
-    coarse: CoarseFields,
-    height_m: f32,
+pub(super) struct Relief {
+    pub(super) coarse: CoarseFields,
+    pub(super) height_m: f32,
     /// Valley, bed and water of the rivers and lakes.
-    river: f32,
+    pub(super) river: f32,
     bed: f32,
     water_m: f32,
     coast_m: f32,
     /// The structure term's weight.
-    structure: f32,
+    pub(super) structure: f32,
     /// How much of the column is a town's street.
     street: f32,
 }
 
 /// What of the layout and the towns can reach one region's columns, found
 /// once a region so that each column skips the rest (the same surface).
-struct RegionNear {
+pub(super) struct RegionNear {
     /// The river segments that may reach the region.
     segments: NearSegments,
     /// Whether a town may level one of its columns.
@@ -120,7 +120,7 @@ struct RegionNear {
 
 impl RegionNear {
     /// No filter: for a single direction.
-    fn everything() -> Self {
+    pub(super) fn everything() -> Self {
         Self { segments: NearSegments::default(), towns: true }
     }
 }
@@ -147,7 +147,14 @@ impl Terrain {
     /// `coarse.elevation_m`), hills, detail and the ridges on the stamps,
     /// then the rivers' valley and channel carves. `margin_m`: how far
     /// beyond a channel its water is kept (the water mesh's quad size).
-    fn relief(&self, near: &mut RegionNear, d: Vec3, coarse: CoarseFields, cell_m: f32, margin_m: f32) -> Relief {
+    pub(super) fn relief(
+        &self,
+        near: &mut RegionNear,
+        d: Vec3,
+        coarse: CoarseFields,
+        cell_m: f32,
+        margin_m: f32,
+    ) -> Relief {
         let t = &self.recipe.terrain;
         let ridges = if coarse.mountain > 0.0 {
             self.fields.ridges(d, cell_m) * coarse.mountain * t.mountains.height_m

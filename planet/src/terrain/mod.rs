@@ -19,6 +19,7 @@ mod columns;
 mod features;
 mod fields;
 mod lattice;
+mod point;
 mod voxels;
 
 pub use climate::{Ground, biome, ground, moisture, temperature_c};
@@ -27,6 +28,7 @@ pub use columns::{Column, ColumnField, GroundProbe, GroundSample, NO_WATER, Surf
 pub use features::{CAPSULES_PER_MOUTH, Capsule, Deposit, grade};
 pub use fields::{CoarseFields, Fields, smoothstep};
 pub use lattice::{LATTICE, NodeKey, Site, Window, near_cube_corner};
+pub use point::PointDensity;
 pub use voxels::{COVER_PER_M, DENSITY_PER_M, Voxel, VoxelGrid};
 pub(crate) use voxels::{quantize, quantize_cover};
 

@@ -162,7 +162,7 @@ struct Volume<'t> {
 const UNSET: f32 = f32::NAN;
 
 /// Rock kept over caves under a building's footprint besides the caves' least depth, metres.
-const STRUCTURE_ROOF_M: f32 = 12.0;
+pub(super) const STRUCTURE_ROOF_M: f32 = 12.0;
 
 impl<'t> Volume<'t> {
     fn new(terrain: &'t Terrain, window: &'t Window, first_layer: i32, layer_m: f32) -> Self {
@@ -318,6 +318,22 @@ impl Terrain {
                 // Under a building the caves keep `STRUCTURE_ROOF_M` more rock overhead.
                 let cave_top = s - caves.min_depth_m - col.structure * STRUCTURE_ROOF_M;
                 let cave_layers = layers_in(worm_floor, cave_top);
+                if worms_on && worm_floor < cave_top {
+                    // Beyond the caves' layers nothing is carved, but the
+                    // ground is capped as around the tunnels, the cap rising a
+                    // metre a metre away from them. Without it the density
+                    // jumps from the cap to the full depth between two layers
+                    // (40 m at the worm floor), which dual contouring's stencil
+                    // reads as a sharp bend and extrapolates a crossing from.
+                    // (Every layer of the column, whatever the window holds: a
+                    // sample's value is the same in every region that has it.)
+                    for c in 0..cave_layers.start {
+                        d[c] = min(d[c], worm_cap + (worm_floor - z_of[c]));
+                    }
+                    for c in cave_layers.end..side {
+                        d[c] = min(d[c], worm_cap + (z_of[c] - cave_top));
+                    }
+                }
                 if worms_on && !cave_layers.is_empty() {
                     let levels = level_of[cave_layers.start].0..=level_of[cave_layers.end - 1].0 + 1;
                     let mut pa = [0f32; LEVELS];
@@ -376,7 +392,7 @@ impl Terrain {
     }
 
     /// The planet-local box holding every sample of the window.
-    fn window_bounds(&self, columns: &ColumnField, first_layer: i32, layer_m: f32) -> (Vec3, Vec3) {
+    pub(super) fn window_bounds(&self, columns: &ColumnField, first_layer: i32, layer_m: f32) -> (Vec3, Vec3) {
         let mut lo = Vec3::splat(f32::MAX);
         let mut hi = Vec3::splat(f32::MIN);
         let bottom = first_layer as f32 * layer_m;

@@ -1,0 +1,253 @@
+//! The generator's density at any point of a region's window, not only at its
+//! samples: the voxel pass (`voxels.rs`) worked out for one point, with the
+//! 2D pass's fields, the lattice noise and the features taken there.
+//!
+//! At a sample it gives the sample's density (tested, to the stored unit).
+//! Between samples it is the field the samples were taken from, which the
+//! mesh tests measure vertices against: a sharp edge where a carve meets the
+//! slope is sharp here, where any interpolation of the samples rounds it
+//! off. Points are in window coordinates: sample (a, b, c) of the voxel grid
+//! is at (a, b, c), and x and y run along the region's face grid, so the
+//! field is defined only where that grid is the planet's own: in regions
+//! whose window (and the lattice cells around it) lie inside one face.
+//!
+//! Lattice values (the smooth 2D fields, the overhang and worm noise at each
+//! node and level) are kept once worked out, so the many points a test asks
+//! for near one another cost little more than their columns' relief.
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+
+use super::Terrain;
+use super::columns::{ColumnField, RegionNear};
+use super::features::{Capsule, Deposit};
+use super::fields::CoarseFields;
+use super::lattice::LATTICE;
+use super::voxels::STRUCTURE_ROOF_M;
+use crate::geometry::{MARGIN, REGION_CELLS, RegionKey, direction_warped, warp};
+
+/// How far beyond the sample window (cells) points may be asked for.
+pub const REACH_CELLS: i32 = 2;
+
+/// The generator's density anywhere in one region's window (see the module doc).
+#[derive(Debug)]
+pub struct PointDensity<'t> {
+    terrain: &'t Terrain,
+    key: RegionKey,
+    /// Grid coordinates of window sample (0, 0).
+    origin: (i32, i32),
+    /// Layer of window sample c = 0.
+    first_layer: i32,
+    /// Face-coordinate step per grid cell.
+    scale: f32,
+    layer_m: f32,
+    cell_m: f32,
+    node_cell_m: f32,
+    mouths: Vec<Capsule>,
+    deposits: Vec<Deposit>,
+    /// Per lattice node (grid x, y): its direction, smooth fields and shell floor radius.
+    nodes: BTreeMap<(i32, i32), Node>,
+    /// Per lattice node and level: overhang and the two worm noises.
+    levels: BTreeMap<(i32, i32, i32), [f32; 3]>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    direction: Vec3,
+    coarse: [f32; CoarseFields::COUNT],
+    floor_r: f32,
+}
+
+impl Terrain {
+    /// The density anywhere in the window of `columns`' region (`columns`
+    /// from `Terrain::columns`), or `None` where the window, widened by
+    /// `REACH_CELLS` and its lattice cells, crosses a face edge.
+    #[must_use]
+    pub fn point_density(&self, columns: &ColumnField) -> Option<PointDensity<'_>> {
+        let key = columns.key;
+        let n = self.grid.cells_across(key.lod);
+        let origin = (key.x as i32 * REGION_CELLS - MARGIN, key.y as i32 * REGION_CELLS - MARGIN);
+        let lo = origin.0.min(origin.1) - REACH_CELLS - LATTICE;
+        let hi = origin.0.max(origin.1) + crate::geometry::WINDOW as i32 + REACH_CELLS + LATTICE;
+        if lo < 1 || hi >= n {
+            return None;
+        }
+        let layer_m = self.grid.layer_m(key.lod);
+        let cell_m = self.grid.cell_m(key.lod);
+        let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
+        let (lo, hi) = self.window_bounds(columns, first_layer, layer_m);
+        let pad = Vec3::splat(2.0 * REACH_CELLS as f32 * cell_m.max(layer_m));
+        let (lo, hi) = (lo - pad, hi + pad);
+        let caves = &self.recipe.caves;
+        Some(PointDensity {
+            terrain: self,
+            key,
+            origin,
+            first_layer,
+            scale: 2.0 / n as f32,
+            layer_m,
+            cell_m,
+            node_cell_m: self.node_cell_m(key.lod),
+            mouths: if caves.enabled && cell_m <= 8.0 { self.cave_mouths_near(lo, hi) } else { Vec::new() },
+            deposits: if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() },
+            nodes: BTreeMap::new(),
+            levels: BTreeMap::new(),
+        })
+    }
+}
+
+impl PointDensity<'_> {
+    /// The region.
+    #[must_use]
+    pub fn key(&self) -> RegionKey {
+        self.key
+    }
+
+    /// The column direction at grid coordinates (x, y) of the region's face.
+    fn direction(&self, x: f32, y: f32) -> Vec3 {
+        direction_warped(self.key.face(), warp(x * self.scale - 1.0), warp(y * self.scale - 1.0))
+    }
+
+    fn node(&mut self, x: i32, y: i32) -> Node {
+        if let Some(n) = self.nodes.get(&(x, y)) {
+            return *n;
+        }
+        let t = self.terrain;
+        let direction = self.direction(x as f32, y as f32);
+        let node = Node {
+            direction,
+            coarse: t.coarse(direction, self.node_cell_m).to_array(),
+            floor_r: t.recipe.radius_m + t.elevation_m(direction, self.node_cell_m) - t.grid.shell_below_m,
+        };
+        self.nodes.insert((x, y), node);
+        node
+    }
+
+    /// Overhang and worm noises of node (x, y) at lattice level `level`
+    /// (levels every `LATTICE` layers from the region's layer -`LATTICE`).
+    fn level(&mut self, x: i32, y: i32, level: i32) -> [f32; 3] {
+        if let Some(v) = self.levels.get(&(x, y, level)) {
+            return *v;
+        }
+        let node = self.node(x, y);
+        let z = (self.key.z as i32 * REGION_CELLS - LATTICE + level * LATTICE) as f32 * self.layer_m;
+        let p = node.direction * (node.floor_r + z);
+        let f = &self.terrain.fields;
+        let v = [f.overhang(p, self.node_cell_m), f.worm(p, self.node_cell_m, 0), f.worm(p, self.node_cell_m, 1)];
+        self.levels.insert((x, y, level), v);
+        v
+    }
+
+    /// The four lattice nodes around grid point (x, y) with their weights, in
+    /// the order `Window` sums them.
+    fn terms(x: f32, y: f32) -> [((i32, i32), f32); 4] {
+        let cell = |c: f32| {
+            let c0 = (libm::floorf(c / LATTICE as f32) as i32) * LATTICE;
+            let f = (c - c0 as f32) * (1.0 / LATTICE as f32);
+            (c0, 1.0 - f, f)
+        };
+        let (x0, wx0, wx1) = cell(x);
+        let (y0, wy0, wy1) = cell(y);
+        [
+            ((x0, y0), wx0 * wy0),
+            ((x0, y0 + LATTICE), wx0 * wy1),
+            ((x0 + LATTICE, y0), wx1 * wy0),
+            ((x0 + LATTICE, y0 + LATTICE), wx1 * wy1),
+        ]
+    }
+
+    /// The density at window point `w`, metres (positive is solid).
+    pub fn at(&mut self, w: Vec3) -> f32 {
+        let t = self.terrain;
+        let r = &t.recipe;
+        let (x, y) = (self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y);
+        let terms = Self::terms(x, y);
+        // The column: the smooth fields from the lattice, its relief at its own direction.
+        let mut coarse = [0.0; CoarseFields::COUNT];
+        for &((nx, ny), wt) in &terms {
+            if wt > 0.0 {
+                let v = self.node(nx, ny).coarse;
+                for k in 0..CoarseFields::COUNT {
+                    coarse[k] += wt * v[k];
+                }
+            }
+        }
+        let direction = self.direction(x, y);
+        let coarse = CoarseFields::from_array(coarse);
+        let relief = t.relief(&mut RegionNear::everything(), direction, coarse, self.cell_m, 2.0 * self.cell_m);
+        let s = t.grid.shell_below_m + relief.height_m;
+        let z = (self.first_layer as f32 + w.z) * self.layer_m;
+        // Lattice level below the point and the weight towards the next.
+        let u = w.z + (MARGIN as f32);
+        let level = libm::floorf(u / LATTICE as f32) as i32;
+        let lt = (u - (level * LATTICE) as f32) * (1.0 / LATTICE as f32);
+        let noise = |k: usize, this: &mut Self| {
+            let mut at = |l: i32| {
+                let mut v = 0.0;
+                for &((nx, ny), wt) in &terms {
+                    if wt > 0.0 {
+                        v += wt * this.level(nx, ny, l)[k];
+                    }
+                }
+                v
+            };
+            mix(at(level), at(level + 1), lt)
+        };
+
+        let mut d = s - z;
+        let overhangs = &r.terrain.overhangs;
+        let amplitude = overhangs.amplitude_m;
+        let band = amplitude + 2.0 * self.layer_m;
+        if amplitude > 0.0 && z >= s - band && z < s + band {
+            let calm = amplitude * (1.0 - relief.river.max(relief.structure));
+            let fade = (1.0 + (s - z) * (1.0 / overhangs.fade_height_m)).clamp(0.0, 1.0);
+            d += calm * fade * noise(0, self);
+        }
+        let caves = &r.caves;
+        let worm_floor = 8.0;
+        let cave_top = s - caves.min_depth_m - relief.structure * STRUCTURE_ROOF_M;
+        let worm_cap = 2.0 * self.layer_m;
+        let worms_on = caves.enabled && self.cell_m <= 4.0 && worm_floor < cave_top;
+        if worms_on && z < worm_floor {
+            d = d.min(worm_cap + (worm_floor - z));
+        } else if worms_on && z >= cave_top {
+            d = d.min(worm_cap + (z - cave_top));
+        } else if worms_on {
+            let a = noise(1, self).abs();
+            let b = noise(2, self).abs();
+            let roof = s - z - caves.min_depth_m - relief.structure * STRUCTURE_ROOF_M;
+            let fade = (roof * 0.25).min((z - worm_floor) * 0.25).min(1.0);
+            let threshold = caves.worm_threshold * fade;
+            let cap = d.min(worm_cap);
+            d = cap.min((a.max(b) - threshold) * (3.0 / caves.worm_threshold));
+        }
+        self.features(direction, relief.coarse.elevation_m, z, d)
+    }
+
+    /// `d` with the cave mouths carved and the deposits set at the point of
+    /// column `direction` (elevation `elevation_m`) `z` metres above its floor.
+    fn features(&self, direction: Vec3, elevation_m: f32, z: f32, mut d: f32) -> f32 {
+        let t = self.terrain;
+        let p = direction * (t.recipe.radius_m + elevation_m - t.grid.shell_below_m + z);
+        for m in &self.mouths {
+            let (lo, hi) = m.bounds();
+            if p.cmpge(lo).all() && p.cmple(hi).all() {
+                d = d.min(m.distance(p));
+            }
+        }
+        for dep in &self.deposits {
+            let inside = dep.radius - libm::sqrtf((p - dep.center).length_squared());
+            if inside > 0.0 {
+                d = d.max(inside);
+            }
+        }
+        d
+    }
+}
+
+/// Linear interpolation in the form `voxels.rs` uses (exact at the ends).
+#[inline]
+fn mix(a: f32, b: f32, t: f32) -> f32 {
+    a * (1.0 - t) + b * t
+}

@@ -268,6 +268,38 @@ fn eno_root(s: [f32; 4]) -> (f32, f32) {
     }
 }
 
+/// Catmull-Rom weights of the samples at -1, 0, 1 and 2 at parameter `t`.
+#[inline]
+fn catmull_rom(t: f32) -> [f32; 4] {
+    let (t2, t3) = (t * t, t * t * t);
+    [0.5 * (2.0 * t2 - t3 - t), 0.5 * (3.0 * t3 - 5.0 * t2 + 2.0), 0.5 * (4.0 * t2 - 3.0 * t3 + t), 0.5 * (t3 - t2)]
+}
+
+/// How far (cells) from a sharp vertex the tricubic interpolant must change
+/// sign. It rounds a box's corner off by up to 0.615 cells (over 1,331
+/// placements of the corner in its cell, a tenth of a cell apart), less
+/// than the trilinear interpolant does, and an edge by less.
+const SHARP_REACH: f32 = 2.0 / 3.0;
+
+/// Whether the tricubic (Catmull-Rom) interpolant of the 4³ samples around
+/// a cell changes sign within `SHARP_REACH` of `p` (cells, in the cell's
+/// frame): down its own gradient or along an axis. A true corner passes; a
+/// vertex the normals put deep in rock or air fails.
+fn tricubic_near(stencil: &Stencil<'_>, p: Vec3) -> bool {
+    let f = stencil.tricubic(p);
+    if f == 0.0 {
+        return true;
+    }
+    let h = 0.05;
+    let slope = |axis: Vec3| stencil.tricubic(p + axis * h) - stencil.tricubic(p - axis * h);
+    let down = -Vec3::new(slope(Vec3::X), slope(Vec3::Y), slope(Vec3::Z)).normalize_or_zero() * f.signum();
+    let directions = [down, Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z];
+    (1..=3).any(|k| {
+        let r = SHARP_REACH * k as f32 / 3.0;
+        directions.iter().any(|&d| d != Vec3::ZERO && (stencil.tricubic(p + d * r) > 0.0) != (f > 0.0))
+    })
+}
+
 /// The two axes across each axis, in increasing order.
 const ACROSS: [(usize, usize); 3] = [(1, 2), (0, 2), (0, 1)];
 
@@ -292,6 +324,23 @@ impl Stencil<'_> {
     fn line(&self, i: isize, axis: usize) -> [f32; 4] {
         let s = self.steps[axis];
         [self.sample(i - s), self.sample(i), self.sample(i + s), self.sample(i + 2 * s)]
+    }
+
+    /// The tricubic (Catmull-Rom) interpolant of the 4³ samples from offset
+    /// -1 to 2 on each axis at `p` (cells from the cell's minimum corner).
+    fn tricubic(&self, p: Vec3) -> f32 {
+        let w = [catmull_rom(p.x), catmull_rom(p.y), catmull_rom(p.z)];
+        let [sx, sy, sz] = self.steps;
+        let mut sum = 0.0;
+        for (k, wz) in w[2].iter().enumerate() {
+            for (j, wy) in w[1].iter().enumerate() {
+                let row = self.at + (k as isize - 1) * sz + (j as isize - 1) * sy;
+                let line: f32 =
+                    w[0].iter().enumerate().map(|(i, wx)| wx * self.sample(row + (i as isize - 1) * sx)).sum();
+                sum += wz * wy * line;
+            }
+        }
+        sum
     }
 
     /// Four lines along `axis`, as four vectors of their k-th samples (lane = line).
@@ -532,11 +581,11 @@ pub fn dual_contour(
                 let (comps, centres) = components(&ours, &theirs, frame, |o| corners_at(samples, frames, (a, b, c), o));
                 let (layer_fit, layer_boundary) = layers[c];
                 let tier = frame.reach[usize::from(layer_boundary)].min(layer_fit);
+                // Samples at offsets from the cell's minimum corner, in its own face's frame.
+                let stencil = Stencil { voxels: samples, at: base as isize + frame.origin, steps: frame.steps };
                 let hermite = if tier == 0 {
                     cell::trilinear_hermite(&theirs, &comps)
                 } else {
-                    // Samples at offsets from the cell's minimum corner, in its own face's frame.
-                    let stencil = Stencil { voxels: samples, at: base as isize + frame.origin, steps: frame.steps };
                     let slot = |e: usize| {
                         cache.then(|| {
                             let (c0, _) = EDGES[e];
@@ -557,7 +606,10 @@ pub fn dual_contour(
                 };
                 cell_edges.push(of_edge);
                 note_merged_faces(merged, &ours, centres, &of_edge, &hermite, frame, (a, b, c), first_layer);
-                cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, |v| {
+                // A sharp vertex the cell's own corners cannot vouch for is
+                // checked against the 4³ samples around, where the stencil reaches them.
+                let sharp_holds = |p: Vec3| tier == 0 || tricubic_near(&stencil, p);
+                cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, sharp_holds, |v| {
                     out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));
                     frame_positions.push(frame_position(v.position, frame, (a, b, c)));
                 });
@@ -1047,6 +1099,19 @@ fn frame_position(p: Vec3, frame: &ColumnFrame, (a, b, c): (usize, usize, usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tricubic look finds a flat sheet within `SHARP_REACH` of a point
+    /// and not beyond it, on either side.
+    #[test]
+    fn tricubic_look_finds_the_surface_within_its_reach() {
+        // 4³ samples, x major: rock below sample layer 1.5 (the cell's z = 0.5).
+        let voxels: Vec<Voxel> =
+            (0..64).map(|i| Voxel { density: ((1.5 - (i % 4) as f32) * 100.0) as i16, ..Voxel::default() }).collect();
+        let stencil = Stencil { voxels: &voxels, at: 16 + 4 + 1, steps: [16, 4, 1] };
+        for (z, near) in [(0.5, true), (0.0, true), (1.1, true), (-0.2, false), (1.2, false)] {
+            assert_eq!(tricubic_near(&stencil, Vec3::new(0.4, 0.6, z)), near, "z = {z}");
+        }
+    }
 
     /// The branch-free four-line `eno_values` gives the scalar `eno_value`'s
     /// bits in every lane: straight lines, bends on either side of `t`, bends

@@ -32,9 +32,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// and no scatter on dim ground; the collider's BVH leaves filled (issue 21).
 /// 11: the worm caves' cap continued beyond their layers, rising a metre a
 /// metre, so no density jumps 40 m between two layers at the worm floor;
-/// a dual-contouring vertex kept as a sharp feature only where its planes
-/// explain its cell's corners and the tricubic interpolant finds the
-/// surface near it (issue 14).
+/// cave mouths carved four layers beyond their capsules' boxes, so none
+/// jumps at the rim; a dual-contouring vertex kept as a sharp feature only
+/// where its planes explain its cell's corners and the tricubic
+/// interpolant finds the surface near it (issue 14).
 pub const GENERATOR_VERSION: u32 = 11;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.

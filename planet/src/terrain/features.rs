@@ -45,8 +45,27 @@ impl Capsule {
     /// Lower and upper corners of its bounding box.
     #[must_use]
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        (self.a.min(self.b) - Vec3::splat(self.radius), self.a.max(self.b) + Vec3::splat(self.radius))
+        self.carve_bounds(0.0)
     }
+
+    /// Lower and upper corners of the box the voxel pass carves it in: its
+    /// bounding box grown by `margin` (`carve_margin_m`).
+    #[must_use]
+    pub fn carve_bounds(&self, margin: f32) -> (Vec3, Vec3) {
+        let grow = Vec3::splat(self.radius + margin);
+        (self.a.min(self.b) - grow, self.a.max(self.b) + grow)
+    }
+}
+
+/// How far beyond its capsules a cave mouth still carves, for layers
+/// `layer_m` thick: four layers. A carve stops where its box does, and the
+/// density jumps there by as much as the ground is deeper than the capsule
+/// is far; four layers out, that is only in ground at least four layers
+/// deep, beyond the reach of any stencil that reads the surface. (With the
+/// tight box the jump met the mouth's rim and the stencils read it as a bend.)
+#[must_use]
+pub fn carve_margin_m(layer_m: f32) -> f32 {
+    4.0 * layer_m
 }
 
 /// Every cell of size `cell` whose cube, grown by `reach`, meets the box [lo, hi].

@@ -21,7 +21,7 @@ use glam::Vec3;
 
 use super::Terrain;
 use super::columns::{ColumnField, RegionNear};
-use super::features::{Capsule, Deposit};
+use super::features::{Capsule, Deposit, carve_margin_m};
 use super::fields::CoarseFields;
 use super::lattice::LATTICE;
 use super::voxels::STRUCTURE_ROOF_M;
@@ -77,7 +77,7 @@ impl Terrain {
         let cell_m = self.grid.cell_m(key.lod);
         let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
         let (lo, hi) = self.window_bounds(columns, first_layer, layer_m);
-        let pad = Vec3::splat(2.0 * REACH_CELLS as f32 * cell_m.max(layer_m));
+        let pad = Vec3::splat(2.0 * REACH_CELLS as f32 * cell_m.max(layer_m) + carve_margin_m(layer_m));
         let (lo, hi) = (lo - pad, hi + pad);
         let caves = &self.recipe.caves;
         Some(PointDensity {
@@ -231,7 +231,7 @@ impl PointDensity<'_> {
         let t = self.terrain;
         let p = direction * (t.recipe.radius_m + elevation_m - t.grid.shell_below_m + z);
         for m in &self.mouths {
-            let (lo, hi) = m.bounds();
+            let (lo, hi) = m.carve_bounds(carve_margin_m(self.layer_m));
             if p.cmpge(lo).all() && p.cmple(hi).all() {
                 d = d.min(m.distance(p));
             }

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Terrain;
 use super::columns::ColumnField;
-use super::features::{Capsule, Deposit};
+use super::features::{Capsule, Deposit, carve_margin_m};
 use super::lattice::{LATTICE, Window};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey, WINDOW};
 use crate::signature::{Signature, SignatureHasher};
@@ -251,8 +251,9 @@ impl Terrain {
 
         let (lo, hi) = self.window_bounds(columns, first_layer, layer_m);
         let deposits: Vec<Deposit> = if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() };
+        let margin = Vec3::splat(carve_margin_m(layer_m));
         let mouths: Vec<Capsule> =
-            if caves.enabled && cell_m <= 8.0 { self.cave_mouths_near(lo, hi) } else { Vec::new() };
+            if caves.enabled && cell_m <= 8.0 { self.cave_mouths_near(lo - margin, hi + margin) } else { Vec::new() };
 
         let side = WINDOW;
         let mut voxels = vec![Voxel::default(); side * side * side];
@@ -422,7 +423,7 @@ impl Terrain {
         let shell_below = self.grid.shell_below_m;
         let boxes: Vec<(Vec3, Vec3)> = mouths
             .iter()
-            .map(Capsule::bounds)
+            .map(|m| m.carve_bounds(carve_margin_m(layer_m)))
             .chain(deposits.iter().map(|d| (d.center - Vec3::splat(d.radius), d.center + Vec3::splat(d.radius))))
             .collect();
         for b in 0..side {
@@ -442,7 +443,7 @@ impl Terrain {
                     let mut d = v.density_m();
                     let mut changed = false;
                     for m in mouths {
-                        let (lo, hi) = m.bounds();
+                        let (lo, hi) = m.carve_bounds(carve_margin_m(layer_m));
                         if p.cmpge(lo).all() && p.cmple(hi).all() {
                             d = d.min(m.distance(p));
                             changed = true;

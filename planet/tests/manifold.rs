@@ -12,7 +12,7 @@ use glam::Vec3;
 use planet::geometry::{Face, direction};
 use planet::mesh::{CubePart, CubeVertex, DualContourWorkspace, dual_contour, spherify_vertex};
 use planet::recipe::SystemRecipe;
-use planet::terrain::{DENSITY_PER_M, PointDensity, Terrain, VoxelGrid, lat_lon_direction};
+use planet::terrain::{ColumnField, DENSITY_PER_M, PointDensity, Terrain, VoxelGrid, lat_lon_direction};
 use planet::{PlannedSystem, RegionKey};
 
 /// The share of the vertices near the golden regions' cave mouths that may
@@ -492,14 +492,14 @@ fn window_point(key: RegionKey, v: &CubeVertex) -> ([i32; 3], Vec3) {
     (w, Vec3::new(w[0] as f32, w[1] as f32, w[2] as f32) + v.local)
 }
 
-/// The generator's own density (`Terrain::point_density`) at the samples of
-/// the random regions it covers is the voxels' density, to the stored unit:
-/// the field the vertex test below measures against is the one the
-/// samples were taken from.
-#[test]
-fn point_density_is_the_voxels_at_their_samples() {
+/// Calls `f` with each of the random regions `0..REGIONS` that lies inside a
+/// face (where `Terrain::point_density` is defined): its index, label,
+/// terrain, columns, voxels and the generator's density. Returns how many.
+fn for_each_region_inside_a_face(
+    mut f: impl FnMut(u64, &str, &Terrain, &ColumnField, &VoxelGrid, &mut PointDensity<'_>),
+) -> usize {
     let mut worlds = Worlds::new();
-    let (mut regions, mut samples, mut wrong) = (0, 0, Vec::new());
+    let mut regions = 0;
     for i in 0..REGIONS {
         let (label, system, planet, key) = region(&mut worlds, i);
         let t = worlds.terrain(system, planet);
@@ -507,6 +507,19 @@ fn point_density_is_the_voxels_at_their_samples() {
         let voxels = t.voxels(&columns);
         let Some(mut field) = t.point_density(&columns) else { continue };
         regions += 1;
+        f(i, &label, t, &columns, &voxels, &mut field);
+    }
+    regions
+}
+
+/// The generator's own density (`Terrain::point_density`) at the samples of
+/// the random regions it covers is the voxels' density, to the stored unit:
+/// the field the vertex test below measures against is the one the
+/// samples were taken from.
+#[test]
+fn point_density_is_the_voxels_at_their_samples() {
+    let (mut samples, mut wrong) = (0, Vec::new());
+    let regions = for_each_region_inside_a_face(|i, label, _, _, voxels, field| {
         let mut d = Draw(i ^ 0x0def_0000);
         for _ in 0..200 {
             let [a, b, c] = [0; 3].map(|_| d.below(36) as usize);
@@ -517,7 +530,7 @@ fn point_density_is_the_voxels_at_their_samples() {
                 wrong.push(format!("{label}: sample ({a}, {b}, {c}) is {got} from the field, {want} in the voxels"));
             }
         }
-    }
+    });
     eprintln!("{regions} regions, {samples} samples, {} differ", wrong.len());
     assert!(regions > 100, "only {regions} of the random regions lie inside a face");
     assert!(wrong.is_empty(), "{}", wrong.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
@@ -568,24 +581,18 @@ fn field_distance(field: &mut PointDensity<'_>, p: Vec3, hint: Option<Vec3>) -> 
 /// to 92. Pinned so it can only shrink.
 #[test]
 fn random_region_vertices_lie_near_the_generators_zero_set() {
-    let mut worlds = Worlds::new();
     let mut ws = DualContourWorkspace::default();
     let mut part = CubePart::default();
-    let (mut count, mut regions, mut over_cell) = (0usize, 0, 0);
+    let (mut count, mut over_cell) = (0usize, 0);
     let mut hist = [0usize; 7];
     let mut far = Vec::new();
-    for i in 0..REGIONS {
-        let (label, system, planet, key) = region(&mut worlds, i);
-        let t = worlds.terrain(system, planet);
-        let columns = t.columns(key);
-        let voxels = t.voxels(&columns);
-        let Some(mut field) = t.point_density(&columns) else { continue };
-        regions += 1;
-        dual_contour(t, &columns, &voxels, &mut ws, &mut part);
+    let regions = for_each_region_inside_a_face(|_, label, t, columns, voxels, field| {
+        let key = columns.key;
+        dual_contour(t, columns, voxels, &mut ws, &mut part);
         for v in part.vertices.iter().filter(|v| v.face == key.face) {
             let (w, p) = window_point(key, v);
-            let hint = cell_densities(&voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
-            let d = field_distance(&mut field, p, hint);
+            let hint = cell_densities(voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
+            let d = field_distance(field, p, hint);
             count += 1;
             hist[((d * 4.0) as usize).min(6)] += 1;
             over_cell += usize::from(d > 1.0);
@@ -593,7 +600,7 @@ fn random_region_vertices_lie_near_the_generators_zero_set() {
                 far.push(format!("{label}: vertex {:?} + {} is {d:.2} cells off", v.cell, v.local));
             }
         }
-    }
+    });
     eprintln!(
         "{regions} regions inside a face, {count} vertices; by quarter cells {hist:?}; {} over half a cell, {over_cell} over one",
         far.len()

@@ -90,6 +90,18 @@ impl Components {
     pub fn crossing_mask(&self) -> u16 {
         self.crossing
     }
+
+    /// The edges component `c` crosses, in increasing order.
+    #[inline]
+    pub fn edges_of(&self, c: usize) -> impl Iterator<Item = usize> + '_ {
+        let mut edges = self.crossing;
+        core::iter::from_fn(move || {
+            let e = edges.trailing_zeros() as usize;
+            edges &= edges.wrapping_sub(1);
+            (e < 16).then_some(e)
+        })
+        .filter(move |&e| usize::from(self.of_edge[e]) == c)
+    }
 }
 
 /// Marks an edge the surface does not cross.
@@ -503,13 +515,7 @@ fn near_zero_set(
     }
     let (mut nearest, mut dist) = (p, f32::MAX);
     let (mut lo, mut hi) = (Vec3::ONE, Vec3::ZERO);
-    let mut edges = comps.crossing_mask();
-    while edges != 0 {
-        let e = edges.trailing_zeros() as usize;
-        edges &= edges - 1;
-        if usize::from(comps.of_edge[e]) != c {
-            continue;
-        }
+    for e in comps.edges_of(c) {
         let (a, b) = EDGES[e];
         let x = corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]));
         if x.distance(p) < dist {
@@ -532,13 +538,7 @@ fn near_zero_set(
 /// or their union, for one of air) holds exactly the solid corners.
 fn planes_explain_corners(d: &[f32; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], c: usize) -> bool {
     let (mut lowest, mut highest) = ([f32::MAX; 8], [f32::MIN; 8]);
-    let mut edges = comps.crossing_mask();
-    while edges != 0 {
-        let e = edges.trailing_zeros() as usize;
-        edges &= edges - 1;
-        if usize::from(comps.of_edge[e]) != c {
-            continue;
-        }
+    for e in comps.edges_of(c) {
         let (at, n) = hermite[e];
         for k in 0..8 {
             // Inside (solid) is against the outward normal.

@@ -182,9 +182,13 @@ impl Walker {
         let up = pos.normalize_or(up);
         let mut rise = step.dot(up);
         if rise > 0.0 {
-            let head = pos + up * s.height;
-            if let Some(hit) = c.ray_cast(head, up, rise + SKIN) {
-                rise = (hit.distance - SKIN).max(0.0);
+            // From the chest, not the head: under a roof lower than the body
+            // (a cave) the head is already past it, and a ray from there
+            // would let the body rise into the rock.
+            let chest = s.step + s.radius;
+            let reach = s.height - chest;
+            if let Some(hit) = c.ray_cast(pos + up * chest, up, reach + rise + SKIN) {
+                rise = (hit.distance - reach - SKIN).max(0.0);
                 self.velocity -= up * self.velocity.dot(up).max(0.0);
             }
         }

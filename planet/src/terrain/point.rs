@@ -49,7 +49,8 @@ pub struct PointDensity<'t> {
     layer_m: f32,
     cell_m: f32,
     node_cell_m: f32,
-    mouths: Vec<Capsule>,
+    /// The cave mouths' capsules that may reach the window, each with its carve box.
+    mouths: Vec<(Capsule, (Vec3, Vec3))>,
     deposits: Vec<Deposit>,
     /// Per lattice node (grid x, y): its direction, smooth fields and shell floor radius.
     nodes: BTreeMap<(i32, i32), Node>,
@@ -101,7 +102,12 @@ impl Terrain {
             layer_m,
             cell_m,
             node_cell_m: self.node_cell_m(key.lod),
-            mouths: if caves.enabled && cell_m <= 8.0 { self.cave_mouths_near(lo, hi) } else { Vec::new() },
+            mouths: if caves.enabled && cell_m <= 8.0 {
+                let margin = carve_margin_m(layer_m);
+                self.cave_mouths_near(lo, hi).into_iter().map(|m| (m, m.carve_bounds(margin))).collect()
+            } else {
+                Vec::new()
+            },
             deposits: if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() },
             nodes: BTreeMap::new(),
             levels: BTreeMap::new(),
@@ -251,9 +257,8 @@ impl PointDensity<'_> {
     fn features(&self, direction: Vec3, elevation_m: f32, z: f32, mut d: f32) -> f32 {
         let t = self.terrain;
         let p = direction * (t.recipe.radius_m + elevation_m - t.grid.shell_below_m + z);
-        for m in &self.mouths {
-            let (lo, hi) = m.carve_bounds(carve_margin_m(self.layer_m));
-            if p.cmpge(lo).all() && p.cmple(hi).all() {
+        for (m, (lo, hi)) in &self.mouths {
+            if p.cmpge(*lo).all() && p.cmple(*hi).all() {
                 d = d.min(m.distance(p));
             }
         }

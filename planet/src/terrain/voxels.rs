@@ -442,9 +442,9 @@ impl Terrain {
                     let v = &mut voxels[(b * side + a) * side + c];
                     let mut d = v.density_m();
                     let mut changed = false;
-                    for m in mouths {
-                        let (lo, hi) = m.carve_bounds(carve_margin_m(layer_m));
-                        if p.cmpge(lo).all() && p.cmple(hi).all() {
+                    // The mouths' carve boxes lead `boxes`.
+                    for (m, (lo, hi)) in mouths.iter().zip(&boxes) {
+                        if p.cmpge(*lo).all() && p.cmple(*hi).all() {
                             d = d.min(m.distance(p));
                             changed = true;
                         }

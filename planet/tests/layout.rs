@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use glam::Vec3;
 use planet::geometry::GridPoint;
-use planet::layout::{FREEBOARD_M, Layout, PlanGrid, PlanetLayout, RiverEnd};
+use planet::layout::{FREEBOARD_M, LEVEL_TOLERANCE_M, Layout, PlanGrid, PlanetLayout, RiverEnd};
 use planet::terrain::{Column, Fields, Terrain};
 use planet::{PlanetPlan, PlannedSystem, RegionKey, SystemRecipe};
 
@@ -88,14 +88,18 @@ fn rivers_fall_to_the_sea_a_lake_or_a_river_they_join() {
             }
             checked += 1;
         }
-        // The water stands in the channel: below the banks of the uncarved ground.
+        // The water stands in the channel: below the banks of the uncarved
+        // ground, at the course's level (the carve's merged segments may
+        // pass under it by their level tolerance).
         for r in l.rivers.iter().step_by(7) {
             let p = r.points[r.points.len() / 2];
             let s = t.surface_at(p.direction);
             assert!(
-                s.water_m == p.level_m || s.water_m >= p.level_m,
-                "seed {}: no water over a river's course",
-                t.seed
+                s.water_m >= p.level_m - LEVEL_TOLERANCE_M,
+                "seed {}: no water over a river's course ({} under {})",
+                t.seed,
+                s.water_m,
+                p.level_m
             );
             assert!(
                 s.surface_m < p.level_m,

@@ -184,6 +184,12 @@ impl PlanGrid {
     #[inline]
     #[must_use]
     pub fn sample_at(field: &[f32], corners: &[(Cell, f32); 4]) -> f32 {
+        let first = field[corners[0].0 as usize];
+        // Four equal values are that value, not a rounding of it: a bound
+        // whose cells all read one value gives it to every point within.
+        if corners[1..].iter().all(|&(c, _)| field[c as usize] == first) {
+            return first;
+        }
         corners.iter().map(|&(c, w)| field[c as usize] * w).sum()
     }
 

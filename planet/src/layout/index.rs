@@ -72,13 +72,6 @@ impl SpatialIndex {
         self.in_bucket(bucket(c))
     }
 
-    /// The bucket holding cell `c`, as `in_bucket` takes it.
-    #[inline]
-    #[must_use]
-    pub fn bucket_of(c: Cell) -> usize {
-        bucket(c)
-    }
-
     /// The items of bucket `b`, ascending (none for an empty index).
     #[inline]
     #[must_use]

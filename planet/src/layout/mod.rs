@@ -21,7 +21,7 @@ mod plots;
 mod rivers;
 mod stamp;
 
-pub use channel::{Channels, MARGIN_M, NearSegments, RiverSample};
+pub use channel::{Channels, LEVEL_TOLERANCE_M, MARGIN_M, NearSegments, RiverSample};
 pub use coast::COAST_STEP_M;
 pub use grid::{Cell, PLAN_CELLS, PlanGrid};
 pub use plots::{MIN_REACH_CELLS, Plot};
@@ -281,6 +281,32 @@ pub struct ColumnPlan {
     pub coast_m: f32,
 }
 
+/// Bounds wider than this many plan cells are not searched for what may
+/// reach them (`Layout::near`): the search would cost more than it saves.
+const NEAR_CELLS: f32 = 4.0;
+
+/// What of the layout may reach one region's columns, found once a region
+/// (`Layout::near`) so that most columns read only what reaches them.
+#[derive(Clone, Debug)]
+pub struct LayoutNear {
+    /// The stamps whose footprints may hold a point (ascending), or `None`:
+    /// each point finds its own.
+    stamps: Option<Vec<u32>>,
+    segments: NearSegments,
+    /// Whether a lake's water may stand over a column.
+    lakes: bool,
+    /// The coast distance every column reads, where they all read the same.
+    coast_m: Option<f32>,
+}
+
+impl LayoutNear {
+    /// No filter: every column locates itself and reads its cell.
+    #[must_use]
+    pub fn everything() -> Self {
+        Self { stamps: None, segments: NearSegments::default(), lakes: true, coast_m: None }
+    }
+}
+
 /// A layout with the indexes regions read it through.
 #[derive(Clone)]
 pub struct Layout {
@@ -387,6 +413,15 @@ impl Layout {
         stamps_at(&self.data.stamps, &self.stamp_index, &self.grid, d, self.grid.cell_of(d))
     }
 
+    /// `stamps_at` for a point of the bound `near` was made for (the same result).
+    #[must_use]
+    pub fn stamps_near(&self, near: &LayoutNear, d: Vec3) -> StampSample {
+        match &near.stamps {
+            Some(list) => stamp::combine(list.iter().map(|&i| self.data.stamps[i as usize]), d, self.grid.radius_m()),
+            None => self.stamps_at(d),
+        }
+    }
+
     /// The rivers' carves and water at `d` over ground `ground_m`, water
     /// shown up to `margin_m` (at most `MARGIN_M`) beyond a channel.
     #[inline]
@@ -400,28 +435,79 @@ impl Layout {
     /// locating `d` on the plan grid once.
     #[must_use]
     pub fn column_at(&self, d: Vec3, ground_m: f32, margin_m: f32) -> ColumnPlan {
-        self.column_near(&mut NearSegments::default(), d, ground_m, margin_m)
+        self.column_near(&LayoutNear::everything(), d, ground_m, margin_m)
     }
 
-    /// The river segments that may reach points within `radius_m` of unit
-    /// direction `centre` on the base sphere: a region's, for `column_near`.
+    /// What of the layout may reach the points within `radius_m` of unit
+    /// direction `centre` on the base sphere (a region's columns and
+    /// lattice nodes), for `column_near` and `stamps_near`: the stamps, the
+    /// river segments, whether a lake may, and the coast distance where
+    /// every such point reads the same. Found from the cells
+    /// those points lie in or read bilinearly; for a bound wider than a few
+    /// cells, everything (each column then locates itself).
     #[must_use]
-    pub fn segments_near(&self, centre: Vec3, radius_m: f32) -> NearSegments {
-        self.channels.near(centre, radius_m)
+    pub fn near(&self, centre: Vec3, radius_m: f32) -> LayoutNear {
+        let cell_m = self.grid.cell_m();
+        if radius_m > NEAR_CELLS * cell_m {
+            return LayoutNear::everything();
+        }
+        // A point within the radius lies in a cell whose centre is within it
+        // and one cell's width (1.41x wider at face corners), and reads
+        // bilinearly from cells within two: 1.5 and 3 keep a margin.
+        let (holding, reading) = (radius_m + 1.5 * cell_m, radius_m + 3.0 * cell_m);
+        let mut cells = vec![(self.grid.cell_of(centre), 0.0)];
+        let mut head = 0;
+        while let Some(&(c, _)) = cells.get(head) {
+            head += 1;
+            for n in self.grid.neighbours(c) {
+                let apart = self.grid.distance_m(self.grid.centre(n), centre);
+                if apart <= reading && !cells.iter().any(|&(m, _)| m == n) {
+                    cells.push((n, apart));
+                }
+            }
+        }
+        let coast = self.coast_m[cells[0].0 as usize];
+        let held: Vec<Cell> = cells.iter().filter(|&&(_, apart)| apart <= holding).map(|&(c, _)| c).collect();
+        let mut stamps: Vec<u32> = held.iter().flat_map(|&c| self.stamp_index.near(c).iter().copied()).collect();
+        stamps.sort_unstable();
+        stamps.dedup();
+        // A stamp whose footprint no point of the bound is in (a metre for rounding).
+        stamps
+            .retain(|&i| self.data.stamps[i as usize].least_radius(centre, radius_m + 1.0, self.grid.radius_m()) < 1.0);
+        LayoutNear {
+            stamps: Some(stamps),
+            segments: self.channels.near(centre, radius_m, &held),
+            lakes: held.iter().any(|&c| self.lake_over[c as usize] != rivers::NONE),
+            coast_m: cells.iter().all(|&(c, _)| self.coast_m[c as usize] == coast).then_some(coast),
+        }
     }
 
     /// `column_at` for a column of the region `near` was made for (the same
-    /// result, reading only the river segments that reach the region).
+    /// result): a column no lake reaches and whose coast distance is known
+    /// is never located on the plan grid.
     #[must_use]
-    pub fn column_near(&self, near: &mut NearSegments, d: Vec3, ground_m: f32, margin_m: f32) -> ColumnPlan {
-        let (cell, corners) = self.grid.locate(d);
-        let mut river = self.channels.at_near(near, d, cell, ground_m, margin_m.min(MARGIN_M));
-        let l = self.lake_over[cell as usize];
-        if l != rivers::NONE {
-            let level = self.data.lakes[l as usize].level_m;
-            river.water_m = Some(river.water_m.map_or(level, |w| w.max(level)));
+    pub fn column_near(&self, near: &LayoutNear, d: Vec3, ground_m: f32, margin_m: f32) -> ColumnPlan {
+        let margin_m = margin_m.min(MARGIN_M);
+        let located = (near.lakes || near.coast_m.is_none() || near.segments.0.is_none()).then(|| self.grid.locate(d));
+        let segments = match (&near.segments.0, &located) {
+            (Some(list), _) => list.as_slice(),
+            (None, Some((cell, _))) => self.channels.in_cell(*cell),
+            (None, None) => &[],
+        };
+        let mut river = self.channels.at_among(segments, d, ground_m, margin_m);
+        if let Some((cell, _)) = located.filter(|_| near.lakes) {
+            let l = self.lake_over[cell as usize];
+            if l != rivers::NONE {
+                let level = self.data.lakes[l as usize].level_m;
+                river.water_m = Some(river.water_m.map_or(level, |w| w.max(level)));
+            }
         }
-        ColumnPlan { river, coast_m: PlanGrid::sample_at(&self.coast_m, &corners) }
+        let coast_m = match (near.coast_m, &located) {
+            (Some(c), _) => c,
+            (None, Some((_, corners))) => PlanGrid::sample_at(&self.coast_m, corners),
+            (None, None) => unreachable!("a column whose coast is not known is located"),
+        };
+        ColumnPlan { river, coast_m }
     }
 
     /// The level of the lake whose water stands over `d`, if any.

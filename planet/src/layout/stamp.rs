@@ -51,6 +51,19 @@ impl Stamp {
         libm::sqrtf(a * a + b * b)
     }
 
+    /// A bound from below on `radius_at` over the directions within
+    /// `within_m` (chord) of unit direction `d`: the footprint's map from
+    /// offsets to radii stretches no offset by more than one over its
+    /// shorter radius.
+    #[must_use]
+    pub fn least_radius(&self, d: Vec3, within_m: f32, radius_m: f32) -> f32 {
+        let offset = (d - self.centre) * radius_m;
+        let side = self.centre.cross(self.axis);
+        let a = offset.dot(self.axis) / self.radius_m;
+        let b = offset.dot(side) / (self.radius_m * self.aspect);
+        libm::sqrtf(a * a + b * b) - within_m / (self.radius_m * self.aspect.min(1.0))
+    }
+
     /// The stamp at `d`, or `None` outside its footprint.
     #[inline]
     #[must_use]

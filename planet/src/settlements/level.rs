@@ -38,7 +38,44 @@ pub struct Levelling {
 /// that to the road, it is one blend of weight `1 - (1 - wb)(1 - wr)`.
 #[must_use]
 pub fn levelling(town: &Town, p: Vec2, recipe: &SettlementRecipe) -> Option<Levelling> {
-    let buildings = building_levelling(town, p, recipe.skirt_m);
+    layered(building_levelling(town.buildings.iter(), p, recipe.skirt_m), town, p, recipe)
+}
+
+/// `levelling` where only the buildings `near` (indices, ascending) and,
+/// if `road`, the road may reach `p` (see `buildings_near`, `road_near`):
+/// the same result.
+#[must_use]
+pub fn levelling_among(town: &Town, near: &[u32], road: bool, p: Vec2, recipe: &SettlementRecipe) -> Option<Levelling> {
+    let buildings = building_levelling(near.iter().map(|&b| &town.buildings[b as usize]), p, recipe.skirt_m);
+    if road { layered(buildings, town, p, recipe) } else { buildings }
+}
+
+/// Whether `town`'s road may level a point within `radius_m` of town-local
+/// point `centre`.
+#[must_use]
+pub fn road_near(town: &Town, centre: Vec2, recipe: &SettlementRecipe, radius_m: f32) -> bool {
+    let route = &town.route;
+    if town.buildings.len() < 2 || route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
+        return false;
+    }
+    // Every segment `road_levelling` may read, the landmarks' ends included.
+    (0..=route.len()).any(|k| {
+        nearest_on_segment(centre, town.road_point(k), town.road_point(k + 1)).0
+            <= recipe.route_push_m.max(recipe.route_delete_m + 1e-3) + radius_m
+    })
+}
+
+/// The buildings of `town` whose levelling may reach a point within
+/// `radius_m` of town-local point `centre`, ascending.
+#[must_use]
+pub fn buildings_near(town: &Town, centre: Vec2, skirt_m: f32, radius_m: f32) -> Vec<u32> {
+    // A point within the radius is no farther from a box along either axis.
+    let reach = APRON_M + skirt_m + radius_m;
+    (0..town.buildings.len() as u32).filter(|&b| near_box(&town.buildings[b as usize], centre, reach)).collect()
+}
+
+/// The road's levelling over the buildings' `buildings`.
+fn layered(buildings: Option<Levelling>, town: &Town, p: Vec2, recipe: &SettlementRecipe) -> Option<Levelling> {
     let road = road_levelling(town, p, recipe.route_delete_m, recipe.route_push_m);
     match (buildings, road) {
         (b, None) => b,
@@ -51,16 +88,16 @@ pub fn levelling(town: &Town, p: Vec2, recipe: &SettlementRecipe) -> Option<Leve
     }
 }
 
-/// The buildings' levelling at `p`, skirts `skirt_m` wide.
+/// The levelling at `p` of `buildings`, skirts `skirt_m` wide.
 /// Where skirts overlap, the base is the buildings' bases averaged by their
 /// weights and the weight is the greatest: continuous everywhere, so two
 /// neighbours on different bases meet in a slope, never a step. (Under a
 /// footprint no other building weighs anything: boxes keep the spacing,
 /// wider than an apron and a skirt.)
-fn building_levelling(town: &Town, p: Vec2, skirt_m: f32) -> Option<Levelling> {
+fn building_levelling<'a>(buildings: impl Iterator<Item = &'a Building>, p: Vec2, skirt_m: f32) -> Option<Levelling> {
     let reach = APRON_M + skirt_m;
     let (mut weight, mut sum, mut based) = (0.0f32, 0.0f32, 0.0f32);
-    for b in &town.buildings {
+    for b in buildings {
         if !near_box(b, p, reach) {
             continue;
         }

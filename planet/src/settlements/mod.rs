@@ -127,6 +127,26 @@ fn largest_building_m(r: &SettlementRecipe) -> f32 {
     (r.footprint_m[1] * r.aspect[1]).max(r.landmark_footprint_m[1])
 }
 
+/// What of the towns may reach one region's columns, found once a region
+/// (`Settlements::near`) so that each column skips the rest.
+#[derive(Clone, Debug)]
+pub enum TownsNear {
+    /// No town levels any of them.
+    Nothing,
+    /// Each column finds its town (the bound may cross a site cell's edge).
+    Everything,
+    /// Every column lies in one town's cell, and only the buildings listed
+    /// (ascending), and the road if `road`, may reach one.
+    One {
+        /// The town's site.
+        site: u32,
+        /// Its buildings that may reach the bound.
+        buildings: Vec<u32>,
+        /// Whether its road may.
+        road: bool,
+    },
+}
+
 /// The sites with the grid and the towns, as the terrain and the queries use them.
 pub struct Settlements {
     /// The sites.
@@ -282,6 +302,58 @@ impl Settlements {
                 .windows(2)
                 .any(|w| level::nearest_on_segment(p, w[0].into(), w[1].into()).0 < recipe.route_delete_m)
         })
+    }
+
+    /// What of the towns may reach the directions within `angle` radians of
+    /// unit direction `centre` (a region's columns), for `levelling_near`.
+    #[must_use]
+    pub fn near(&self, centre: Vec3, angle: f32) -> TownsNear {
+        if !self.may_reach(centre, angle) {
+            return TownsNear::Nothing;
+        }
+        let cell = self.grid.cell_of(centre);
+        // Every direction of the bound lies in the centre's cell (a metre for rounding).
+        if self.grid.inset_m(cell, centre) <= angle * self.data.radius_m + 1.0 {
+            return TownsNear::Everything;
+        }
+        let site = self.by_cell.get(cell as usize).copied().unwrap_or(NONE);
+        let (Some(maker), Some(town)) = (self.maker.get(), self.town(site as usize)) else {
+            return TownsNear::Nothing;
+        };
+        let frame = &self.frames[site as usize];
+        // The town-local map stretches by up to 1/k² where the bound's
+        // directions are k = cos(angle from the town's centre) off it.
+        let k = libm::cosf(sites::angle(centre, frame.centre) + angle);
+        match level::local_point(frame, centre) {
+            Some(p) if k > 0.6 => {
+                let radius_m = angle * self.data.radius_m / (k * k) * 1.01 + 1.0;
+                TownsNear::One {
+                    site,
+                    buildings: level::buildings_near(town, p, maker.recipe.skirt_m, radius_m),
+                    road: level::road_near(town, p, &maker.recipe, radius_m),
+                }
+            }
+            _ => TownsNear::Everything,
+        }
+    }
+
+    /// `levelling_at` for a direction of the bound `near` was made for (the same result).
+    #[must_use]
+    pub fn levelling_near(&self, near: &TownsNear, d: Vec3) -> Option<Levelling> {
+        match near {
+            TownsNear::Nothing => None,
+            TownsNear::Everything => self.levelling_at(d),
+            TownsNear::One { site, buildings, road } => {
+                let maker = self.maker.get()?;
+                let i = *site as usize;
+                let frame = &self.frames[i];
+                if d.dot(frame.centre) < maker.reach_cos[i] {
+                    return None;
+                }
+                let p = level::local_point(frame, d)?;
+                level::levelling_among(self.town(i)?, buildings, *road, p, &maker.recipe)
+            }
+        }
     }
 
     /// Whether a town's buildings and skirts may reach a direction within

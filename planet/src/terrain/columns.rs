@@ -16,7 +16,8 @@ use super::climate::{Ground, ground, mix, moisture, temperature_c};
 use super::fields::CoarseFields;
 use super::lattice::{Window, near_cube_corner};
 use crate::geometry::{RegionKey, WINDOW};
-use crate::layout::NearSegments;
+use crate::layout::LayoutNear;
+use crate::settlements::TownsNear;
 
 /// One column of the 2D pass.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -112,16 +113,16 @@ pub(super) struct Relief {
 /// What of the layout and the towns can reach one region's columns, found
 /// once a region so that each column skips the rest (the same surface).
 pub(super) struct RegionNear {
-    /// The river segments that may reach the region.
-    segments: NearSegments,
-    /// Whether a town may level one of its columns.
-    towns: bool,
+    /// The stamps, river segments, lakes and coast that may reach the region.
+    layout: LayoutNear,
+    /// The towns that may level one of its columns.
+    towns: TownsNear,
 }
 
 impl RegionNear {
     /// No filter: for a single direction.
     pub(super) fn everything() -> Self {
-        Self { segments: NearSegments::default(), towns: true }
+        Self { layout: LayoutNear::everything(), towns: TownsNear::Everything }
     }
 }
 
@@ -137,8 +138,8 @@ impl Terrain {
         let angle = libm::acosf(widest.clamp(-1.0, 1.0));
         RegionNear {
             // The chord of the angle, on the base sphere.
-            segments: self.layout.segments_near(centre, 2.0 * libm::sinf(angle * 0.5) * self.grid.radius_m),
-            towns: self.settlements.may_reach(centre, angle),
+            layout: self.layout.near(centre, 2.0 * libm::sinf(angle * 0.5) * self.grid.radius_m),
+            towns: self.settlements.near(centre, angle),
         }
     }
 
@@ -162,12 +163,12 @@ impl Terrain {
             0.0
         };
         let uncarved = coarse.hills_m + self.fields.detail_m(d, cell_m) + ridges;
-        let plan = self.layout.column_near(&mut near.segments, d, coarse.elevation_m + uncarved, margin_m);
+        let plan = self.layout.column_near(&near.layout, d, coarse.elevation_m + uncarved, margin_m);
         // The carves never reach the bottom of the voxel shell.
         let floor = -(self.grid.shell_below_m - 4.0 - t.overhangs.amplitude_m).max(0.0);
         let carved = (plan.river.ground_m - coarse.elevation_m).max(floor.min(uncarved));
         // The structure term: a building's footprint levelled to its base.
-        let levelling = if near.towns { self.settlements.levelling_at(d) } else { None };
+        let levelling = self.settlements.levelling_near(&near.towns, d);
         let (height_m, structure, street) = match levelling {
             Some(l) => (carved + (l.base_m - coarse.elevation_m - carved) * l.weight, l.weight, l.street),
             None => (carved, 0.0, 0.0),
@@ -188,8 +189,13 @@ impl Terrain {
     /// elevation, their weight as the mountain mask.
     #[must_use]
     pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
+        self.coarse_near(&RegionNear::everything(), d, cell_m)
+    }
+
+    /// `coarse` for a point of the bound `near` was made for (the same result).
+    fn coarse_near(&self, near: &RegionNear, d: Vec3, cell_m: f32) -> CoarseFields {
         let mut c = self.fields.coarse(d, cell_m);
-        let s = self.layout.stamps_at(d);
+        let s = self.layout.stamps_near(&near.layout, d);
         c.elevation_m += s.height_m;
         c.mountain = s.weight;
         c
@@ -235,11 +241,15 @@ impl Terrain {
         let r = &self.recipe;
         // A 38² window: one column of margin around the 36² sample window, for slopes.
         let window = Window::new(&self.grid, key, 3);
+        // The bound of the columns and the lattice nodes around them.
+        let mut near = if near {
+            self.region_near(window.sites.iter().map(|s| s.direction).chain(window.node_directions.iter().copied()))
+        } else {
+            RegionNear::everything()
+        };
         let nodes: Vec<[f32; CoarseFields::COUNT]> =
-            window.node_directions.iter().map(|&d| self.coarse(d, node_cell_m).to_array()).collect();
+            window.node_directions.iter().map(|&d| self.coarse_near(&near, d, node_cell_m).to_array()).collect();
         let margin_m = 2.0 * cell_m;
-        let mut near =
-            if near { self.region_near(window.sites.iter().map(|s| s.direction)) } else { RegionNear::everything() };
         let reliefs: Vec<Relief> = window
             .sites
             .iter()
@@ -423,22 +433,43 @@ mod tests {
     use super::*;
     use crate::PlannedSystem;
     use crate::terrain::lat_lon_direction;
+    use glam::Vec2;
 
     /// Reading only what reaches a region changes no column: over regions on
-    /// rivers, in towns and at random directions of the five default
-    /// planets, LODs 0 to 4, face edges among them.
+    /// rivers, by lakes, on shores, on town buildings and roads, and at
+    /// random directions of the five default planets, LODs 0 to 4, face
+    /// edges among them.
     #[test]
     fn columns_reading_what_reaches_the_region_are_the_same() {
-        let mut checked = 0;
-        let mut with_rivers = 0;
-        let mut in_towns = 0;
+        let (mut checked, mut with_rivers, mut in_towns, mut by_lakes, mut on_shores, mut on_stamps) =
+            (0, 0, 0, 0, 0, 0);
         for plan in PlannedSystem::default_system().planets {
             let t = Terrain::new(&plan);
             let mut directions: Vec<Vec3> =
                 t.layout.data.rivers.iter().flat_map(|r| r.points.iter().step_by(7).map(|p| p.direction)).collect();
             directions.truncate(60);
-            let towns = t.settlements.data.sites.len().min(12);
-            directions.extend((0..towns).map(|i| t.settlements.frame(i).centre));
+            let grid = t.layout.grid();
+            let (sea, beach) = (t.recipe.sea.level_m, t.recipe.surface.beach as u8);
+            // Stamps' flanks, where their footprints' edges cross regions.
+            let r = t.recipe.radius_m;
+            let flank = |s: &crate::layout::Stamp| (s.centre + s.axis * (s.radius_m * 0.9 / r)).normalize();
+            directions.extend(t.layout.data.stamps.iter().step_by(5).take(12).map(flank));
+            // A lake's edge cells, where its water meets the shore.
+            directions
+                .extend(t.layout.data.lakes.iter().take(10).filter_map(|l| l.cells.last()).map(|&c| grid.centre(c)));
+            let shore = (0..grid.len() as u32)
+                .map(|c| grid.centre(c))
+                .filter(|&d| t.layout.coast_m(d) < t.recipe.surface.beach_length_m && t.surface_at(d).surface_m > sea);
+            directions.extend(shore.step_by(97).take(10));
+            for i in 0..t.settlements.data.sites.len().min(12) {
+                let frame = t.settlements.frame(i);
+                directions.push(frame.centre);
+                if let Some(town) = t.settlements.town(i) {
+                    let building = town.buildings.iter().map(|b| Vec2::from(b.centre)).next();
+                    let road = town.route.get(town.route.len() / 2).map(|&p| Vec2::from(p));
+                    directions.extend(building.into_iter().chain(road).map(|p| frame.direction(p)));
+                }
+            }
             let mut h = u64::from(plan.index) * 7919 + 1;
             let mut next = || {
                 h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -455,9 +486,23 @@ mod tests {
                 checked += 1;
                 with_rivers += usize::from(fast.columns.iter().any(|c| c.river > 0.0));
                 in_towns += usize::from(fast.columns.iter().any(|c| c.structure > 0.0));
+                by_lakes += usize::from(fast.columns.iter().any(|c| c.water_m > NO_WATER && c.river <= 0.0));
+                on_shores += usize::from(fast.columns.iter().any(|c| c.surface.contains(&beach)));
+                on_stamps += usize::from(fast.columns.iter().any(|c| c.mountain > 0.0));
             }
         }
-        eprintln!("{checked} regions the same, {with_rivers} with a river's valley, {in_towns} levelled by a town");
-        assert!(checked >= 300 && with_rivers >= 100 && in_towns >= 20, "{checked} {with_rivers} {in_towns}");
+        eprintln!(
+            "{checked} regions the same: {with_rivers} with a river's valley, {in_towns} levelled by a town, \
+             {by_lakes} with lake water, {on_shores} with beach, {on_stamps} on a stamp"
+        );
+        assert!(
+            checked >= 400
+                && with_rivers >= 100
+                && in_towns >= 40
+                && by_lakes >= 10
+                && on_shores >= 10
+                && on_stamps >= 30,
+            "{checked} {with_rivers} {in_towns} {by_lakes} {on_shores} {on_stamps}"
+        );
     }
 }

@@ -134,13 +134,33 @@ impl PlanGrid {
     #[inline]
     #[must_use]
     pub fn neighbour_ring(&self, c: Cell) -> [Option<Cell>; 8] {
-        self.neighbours[c as usize].map(|n| (n != NO_CELL).then_some(n))
+        self.ring(c).map(|n| (n != NO_CELL).then_some(n))
     }
 
     /// The eight neighbours of `c` in `OFFSETS` order, those beyond a cube corner left out.
     #[inline]
-    pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
-        self.neighbours[c as usize].iter().copied().filter(|&n| n != NO_CELL)
+    pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + use<> {
+        self.ring(c).into_iter().filter(|&n| n != NO_CELL)
+    }
+
+    /// The eight neighbours of `c` in `OFFSETS` order (`NO_CELL` beyond a
+    /// cube corner): from the table, or worked out once it is forgotten.
+    #[inline]
+    fn ring(&self, c: Cell) -> [Cell; 8] {
+        match self.neighbours.get(c as usize) {
+            Some(&ring) => ring,
+            None => {
+                let (face, x, y) = Self::coords(c);
+                OFFSETS.map(|(dx, dy)| self.cell_at(face, x + dx, y + dy).unwrap_or(NO_CELL))
+            }
+        }
+    }
+
+    /// Frees the neighbour table (12 MiB): the floods and walks that read
+    /// it millions of times are over once a layout is made, and the few
+    /// neighbours asked for later are worked out as they are asked for.
+    pub fn forget_neighbours(&mut self) {
+        self.neighbours = Vec::new();
     }
 
     /// The cell holding direction `d`.
@@ -254,6 +274,24 @@ impl Walker {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Once the table is forgotten, every cell's neighbours are worked out
+    /// the same, across face edges and beside cube corners too.
+    #[test]
+    fn forgotten_neighbours_are_worked_out_the_same() {
+        let table = PlanGrid::new(&PlanetGrid::of_radius(2600.0));
+        let mut forgetful = table.clone();
+        forgetful.forget_neighbours();
+        assert!(forgetful.neighbours.is_empty());
+        for c in 0..table.len() as Cell {
+            assert_eq!(table.neighbour_ring(c), forgetful.neighbour_ring(c), "cell {c}");
         }
     }
 }

@@ -507,7 +507,8 @@ impl Layout {
         let coast_m = match (near.coast_m, &located) {
             (Some(c), _) => c,
             (None, Some((_, corners))) => PlanGrid::sample_at(&self.coast_m, corners),
-            (None, None) => unreachable!("a column whose coast is not known is located"),
+            // Not taken: a column whose coast is not known is located.
+            (None, None) => self.coast_m(d),
         };
         ColumnPlan { river, coast_m }
     }

@@ -150,7 +150,7 @@ impl Terrain {
     /// beyond a channel its water is kept (the water mesh's quad size).
     pub(super) fn relief(
         &self,
-        near: &mut RegionNear,
+        near: &RegionNear,
         d: Vec3,
         coarse: CoarseFields,
         cell_m: f32,
@@ -242,7 +242,7 @@ impl Terrain {
         // A 38² window: one column of margin around the 36² sample window, for slopes.
         let window = Window::new(&self.grid, key, 3);
         // The bound of the columns and the lattice nodes around them.
-        let mut near = if near {
+        let near = if near {
             self.region_near(window.sites.iter().map(|s| s.direction).chain(window.node_directions.iter().copied()))
         } else {
             RegionNear::everything()
@@ -255,7 +255,7 @@ impl Terrain {
             .iter()
             .map(|s| {
                 let coarse = CoarseFields::from_array(Window::interpolate(s, &nodes));
-                self.relief(&mut near, s.direction, coarse, cell_m, margin_m)
+                self.relief(&near, s.direction, coarse, cell_m, margin_m)
             })
             .collect();
         let wide = window.side;
@@ -316,7 +316,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_height_at(&self, d: Vec3) -> f32 {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
+        let relief = self.relief(&RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
         relief.coarse.elevation_m + relief.height_m
     }
 
@@ -325,7 +325,7 @@ impl Terrain {
     /// scatter habitat samples this on its own world-fixed lattice.
     #[must_use]
     pub fn surface_with(&self, d: Vec3, cell_m: f32) -> (f32, CoarseFields) {
-        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
+        let relief = self.relief(&RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 0.0);
         (relief.coarse.elevation_m + relief.height_m, relief.coarse)
     }
 
@@ -334,7 +334,7 @@ impl Terrain {
     #[must_use]
     pub fn surface_at(&self, d: Vec3) -> SurfaceSample {
         let cell_m = self.grid.cell_m(0);
-        let relief = self.relief(&mut RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 2.0);
+        let relief = self.relief(&RegionNear::everything(), d, self.coarse(d, cell_m), cell_m, 2.0);
         let r = &self.recipe;
         let surface = relief.coarse.elevation_m + relief.height_m;
         let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
@@ -383,7 +383,7 @@ impl GroundProbe<'_> {
     #[must_use]
     pub fn at(&mut self, d: Vec3) -> GroundSample {
         let t = self.terrain;
-        let relief = t.relief(&mut self.near, d, t.coarse(d, self.cell_m), self.cell_m, 0.0);
+        let relief = t.relief(&self.near, d, t.coarse(d, self.cell_m), self.cell_m, 0.0);
         GroundSample {
             surface_m: relief.coarse.elevation_m + relief.height_m,
             water_m: relief.water_m,

@@ -183,7 +183,7 @@ impl PointDensity<'_> {
         }
         let direction = self.direction(x, y);
         let coarse = CoarseFields::from_array(coarse);
-        let near = &mut RegionNear::everything();
+        let near = &RegionNear::everything();
         (direction, self.terrain.relief(near, direction, coarse, self.cell_m, 2.0 * self.cell_m))
     }
 

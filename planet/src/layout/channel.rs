@@ -15,6 +15,7 @@ use glam::Vec3;
 use super::grid::{Cell, PlanGrid};
 use super::index::SpatialIndex;
 use super::rivers::{River, RiverPoint};
+use crate::terrain::smoothstep;
 
 /// How far the valley floor rises per metre from the channel's edge.
 const FLOOR_RISE: f32 = 0.25;
@@ -25,9 +26,10 @@ const BANK_M: f32 = 0.6;
 const BED_EDGE: f32 = 1.4;
 /// How far a merged segment may pass from a point of the course it stands
 /// for, metres (sideways, less for a channel under 1.7 m wide; half of it
-/// in water level, half-width and depth). The smoothed course has a point every few metres, and on a
-/// straight or gently curving stretch most of them add nothing a carve can
-/// show: merging them halves the segments every column reads.
+/// in water level, half-width and depth). The smoothed course has a point
+/// every few metres, and on a straight or gently curving stretch most of
+/// them add nothing a carve can show: merging them halves the segments
+/// every column reads.
 const MERGE_TOLERANCE_M: f32 = 0.25;
 /// How far a merged segment's water level (and half-width, and depth) may
 /// differ from a point of the course it stands for, metres.
@@ -199,9 +201,7 @@ impl Channels {
     /// centre than their reach and the radius (1 m for rounding).
     #[must_use]
     pub fn near(&self, centre: Vec3, radius_m: f32, cells: &[Cell]) -> NearSegments {
-        let mut kept: Vec<u32> = cells.iter().flat_map(|&c| self.index.near(c).iter().copied()).collect();
-        kept.sort_unstable();
-        kept.dedup();
+        let mut kept = self.index.near_any(cells);
         let c = centre * self.radius_m;
         let wide = self.valley_m.max(MARGIN_M);
         kept.retain(|&i| {
@@ -230,7 +230,7 @@ impl Channels {
             let dist = libm::sqrtf(dist2);
             let level = s.level[0] + s.level[1] * t;
             let beyond = dist - half;
-            let valley = 1.0 - smoothstep01(beyond * self.per_valley_m);
+            let valley = 1.0 - smoothstep(0.0, 1.0, beyond * self.per_valley_m);
             let floor = level + BANK_M + FLOOR_RISE * beyond.max(0.0);
             let mut g = ground_m - valley * (ground_m - floor).max(0.0);
             // In the channel, or over its bed's edge: distance in half-widths.
@@ -240,7 +240,7 @@ impl Channels {
                     let bed = level - (s.depth[0] + s.depth[1] * t);
                     g = g.min(bed + (level + BANK_M - bed) * x * x);
                 }
-                out.bed = out.bed.max(1.0 - smoothstep01((x - 0.9) * (1.0 / (BED_EDGE - 0.9))));
+                out.bed = out.bed.max(1.0 - smoothstep(0.0, 1.0, (x - 0.9) * (1.0 / (BED_EDGE - 0.9))));
             }
             out.ground_m = out.ground_m.min(g);
             out.valley = out.valley.max(valley);
@@ -251,13 +251,6 @@ impl Channels {
         }
         out
     }
-}
-
-/// Hermite smoothstep of `t` clamped to [0, 1].
-#[inline]
-fn smoothstep01(t: f32) -> f32 {
-    let t = t.clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
 }
 
 /// The most water is shown beyond a channel's edge, metres (the index's margin).

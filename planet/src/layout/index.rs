@@ -72,6 +72,15 @@ impl SpatialIndex {
         self.in_bucket(bucket(c))
     }
 
+    /// The items whose footprint may hold a point of any of `cells`, ascending.
+    #[must_use]
+    pub fn near_any(&self, cells: &[Cell]) -> Vec<u32> {
+        let mut items: Vec<u32> = cells.iter().flat_map(|&c| self.near(c).iter().copied()).collect();
+        items.sort_unstable();
+        items.dedup();
+        items
+    }
+
     /// The items of bucket `b`, ascending (none for an empty index).
     #[inline]
     #[must_use]

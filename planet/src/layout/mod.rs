@@ -470,9 +470,7 @@ impl Layout {
         }
         let coast = self.coast_m[cells[0].0 as usize];
         let held: Vec<Cell> = cells.iter().filter(|&&(_, apart)| apart <= holding).map(|&(c, _)| c).collect();
-        let mut stamps: Vec<u32> = held.iter().flat_map(|&c| self.stamp_index.near(c).iter().copied()).collect();
-        stamps.sort_unstable();
-        stamps.dedup();
+        let mut stamps = self.stamp_index.near_any(&held);
         // A stamp whose footprint no point of the bound is in (a metre for rounding).
         stamps
             .retain(|&i| self.data.stamps[i as usize].least_radius(centre, radius_m + 1.0, self.grid.radius_m()) < 1.0);

@@ -44,6 +44,12 @@ impl Stamp {
         if d.dot(self.centre) < 0.5 {
             return f32::INFINITY;
         }
+        self.elliptical_radius(d, radius_m)
+    }
+
+    /// `radius_at` without its test for the far side of the sphere.
+    #[inline]
+    fn elliptical_radius(&self, d: Vec3, radius_m: f32) -> f32 {
         let offset = (d - self.centre) * radius_m;
         let side = self.centre.cross(self.axis);
         let a = offset.dot(self.axis) / self.radius_m;
@@ -57,11 +63,7 @@ impl Stamp {
     /// shorter radius.
     #[must_use]
     pub fn least_radius(&self, d: Vec3, within_m: f32, radius_m: f32) -> f32 {
-        let offset = (d - self.centre) * radius_m;
-        let side = self.centre.cross(self.axis);
-        let a = offset.dot(self.axis) / self.radius_m;
-        let b = offset.dot(side) / (self.radius_m * self.aspect);
-        libm::sqrtf(a * a + b * b) - within_m / (self.radius_m * self.aspect.min(1.0))
+        self.elliptical_radius(d, radius_m) - within_m / (self.radius_m * self.aspect.min(1.0))
     }
 
     /// The stamp at `d`, or `None` outside its footprint.

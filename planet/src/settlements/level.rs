@@ -54,15 +54,23 @@ pub fn levelling_among(town: &Town, near: &[u32], road: bool, p: Vec2, recipe: &
 /// point `centre`.
 #[must_use]
 pub fn road_near(town: &Town, centre: Vec2, recipe: &SettlementRecipe, radius_m: f32) -> bool {
-    let route = &town.route;
-    if town.buildings.len() < 2 || route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
-        return false;
-    }
+    let reach_m = road_reach_m(recipe.route_delete_m, recipe.route_push_m) + radius_m;
     // Every segment `road_levelling` may read, the landmarks' ends included.
-    (0..=route.len()).any(|k| {
-        nearest_on_segment(centre, town.road_point(k), town.road_point(k + 1)).0
-            <= recipe.route_push_m.max(recipe.route_delete_m + 1e-3) + radius_m
-    })
+    levels_a_road(town)
+        && (0..=town.route.len())
+            .any(|k| nearest_on_segment(centre, town.road_point(k), town.road_point(k + 1)).0 <= reach_m)
+}
+
+/// Whether `town` has a road to level: two buildings, a route, and a
+/// height for each of its points and the landmarks' ends.
+fn levels_a_road(town: &Town) -> bool {
+    town.buildings.len() >= 2 && town.route.len() >= 2 && town.road_heights_m.len() == town.route.len() + 2
+}
+
+/// How far from its line a road flat to `flat_m` and blended out to
+/// `reach_m` levels anything (a millimetre past the flat at least).
+fn road_reach_m(flat_m: f32, reach_m: f32) -> f32 {
+    reach_m.max(flat_m + 1e-3)
 }
 
 /// The buildings of `town` whose levelling may reach a point within
@@ -115,10 +123,10 @@ fn building_levelling<'a>(buildings: impl Iterator<Item = &'a Building>, p: Vec2
 /// The road's levelling at `p`: its profile at the nearest point of its
 /// line, flat to `flat_m` from it and blended out to `reach_m`.
 fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Levelling> {
-    let route = &town.route;
-    if town.buildings.len() < 2 || route.len() < 2 || town.road_heights_m.len() != route.len() + 2 {
+    if !levels_a_road(town) {
         return None;
     }
+    let route = &town.route;
     // The route's points are evenly spaced along the line between its ends:
     // only segments whose span along it comes within the reach can be near.
     let (a, b) = (Vec2::from(route[0]), Vec2::from(route[route.len() - 1]));
@@ -138,7 +146,7 @@ fn road_levelling(town: &Town, p: Vec2, flat_m: f32, reach_m: f32) -> Option<Lev
             best = (d, h);
         }
     }
-    let weight = 1.0 - smoothstep(flat_m, reach_m.max(flat_m + 1e-3), best.0);
+    let weight = 1.0 - smoothstep(flat_m, road_reach_m(flat_m, reach_m), best.0);
     let street = 1.0 - smoothstep(flat_m - 0.5, flat_m + 0.5, best.0);
     (weight > 0.0).then_some(Levelling { weight, base_m: best.1, street })
 }

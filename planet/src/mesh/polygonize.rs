@@ -7,6 +7,7 @@ use super::cube_mesh::CubeMesh;
 use super::dual_contour::{DualContourWorkspace, dual_contour};
 use super::surface_nets::{SurfaceNetsWorkspace, surface_nets_mesh};
 use super::water::water;
+use crate::geometry::WINDOW;
 use crate::recipe::Polygonizer;
 use crate::terrain::{ColumnField, Terrain, VoxelGrid};
 
@@ -35,8 +36,26 @@ pub fn polygonize(terrain: &Terrain, columns: &ColumnField, voxels: &VoxelGrid, 
 /// Whether every voxel is solid (`Some(true)`), every one air
 /// (`Some(false)`), or neither.
 fn one_sign(voxels: &VoxelGrid) -> Option<bool> {
-    let solid = voxels.voxels.first()?.is_solid();
-    voxels.voxels.iter().all(|v| v.is_solid() == solid).then_some(solid)
+    // The least and greatest density, a row of columns at a time: a
+    // branch-free fold the compiler vectorises, several times faster than
+    // a test per voxel, stopping at the first row that holds both signs
+    // (in a region the surface crosses, usually the first).
+    voxels.voxels.first()?;
+    let (mut least, mut most) = (i16::MAX, i16::MIN);
+    for row in voxels.voxels.chunks(WINDOW * WINDOW) {
+        (least, most) = row.iter().fold((least, most), |(lo, hi), v| (lo.min(v.density), hi.max(v.density)));
+        if least <= 0 && most > 0 {
+            return None;
+        }
+    }
+    // Solid is a density above zero (`Voxel::is_solid`).
+    if least > 0 {
+        Some(true)
+    } else if most <= 0 {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// [`polygonize`], told whether the grid is all one sign. In a region the

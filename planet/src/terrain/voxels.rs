@@ -17,14 +17,16 @@
 //! cells and is interpolated; a column evaluates it only in the band where it
 //! can change the sign of the density, and caves only in their depth range;
 //! the rest of the column (surely solid or surely air) is filled from the 2D
-//! height alone. Coarse LODs drop octaves finer than their cells and skip
-//! features smaller than a cell.
+//! height alone. A window the 2D pass proves all air (`proves_all_air`, about
+//! a third of the LOD-0 regions streamed over land) lays out no lattice at
+//! all. Coarse LODs drop octaves finer than their cells and skip features
+//! smaller than a cell.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::Terrain;
-use super::columns::ColumnField;
+use super::columns::{Column, ColumnField};
 use super::features::{Capsule, Deposit, carve_margin_m};
 use super::lattice::{LATTICE, Window};
 use crate::geometry::{MARGIN, REGION_CELLS, RegionKey, WINDOW};
@@ -37,8 +39,9 @@ pub const DENSITY_PER_M: f32 = 128.0;
 /// vertex is dark and higher than any is lit.
 pub const COVER_PER_M: f32 = 8.0;
 
-/// One voxel: 6 bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// One voxel: 6 bytes, in memory (on a little-endian machine) the bytes
+/// `to_le_bytes` gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bytemuck::Pod, bytemuck::Zeroable)]
 #[repr(C)]
 pub struct Voxel {
     /// Signed density, `DENSITY_PER_M` per metre; positive is solid.
@@ -122,11 +125,17 @@ impl VoxelGrid {
     }
 
     /// A signature of the voxels (the region's golden hash): that of
-    /// `to_bytes` followed by `cover_bytes`, hashed a few hundred voxels at a
-    /// time through a small buffer rather than a copy of the whole grid.
+    /// `to_bytes` followed by `cover_bytes`. On a little-endian machine the
+    /// voxels in memory are those bytes and are hashed where they lie;
+    /// elsewhere a few hundred at a time go through a small buffer.
     #[must_use]
     pub fn signature(&self) -> Signature {
         let mut hasher = SignatureHasher::new("voxels");
+        if cfg!(target_endian = "little") {
+            hasher.update(bytemuck::cast_slice(&self.voxels));
+            hasher.update(self.cover_bytes());
+            return hasher.finish();
+        }
         let mut buffer = [0u8; 6 * 512];
         for chunk in self.voxels.chunks(512) {
             for (v, out) in chunk.iter().zip(buffer.chunks_exact_mut(6)) {
@@ -227,14 +236,18 @@ impl Terrain {
     /// The 3D pass for the region of `columns`.
     #[must_use]
     pub fn voxels(&self, columns: &ColumnField) -> VoxelGrid {
+        self.voxels_skipping_air(columns, true)
+    }
+
+    /// `voxels`, or with `skip_air` off the whole pass even in a window
+    /// above the surface band: the same grid (tested), the long way.
+    fn voxels_skipping_air(&self, columns: &ColumnField, skip_air: bool) -> VoxelGrid {
         let key = columns.key;
         let r = &self.recipe;
         let lod = key.lod;
         let layer_m = self.grid.layer_m(lod);
         let cell_m = self.grid.cell_m(lod);
         let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
-        let window = Window::new(&self.grid, key, MARGIN);
-        let mut volume = Volume::new(self, &window, key.z as i32 * REGION_CELLS, layer_m);
         let shell_below = self.grid.shell_below_m;
 
         let overhangs = &r.terrain.overhangs;
@@ -247,7 +260,6 @@ impl Terrain {
         let worm_cap = 2.0 * layer_m;
         let worm_scale = 3.0 / caves.worm_threshold;
         let inv_fade = 1.0 / overhangs.fade_height_m;
-        let strata = r.surface.strata_m;
 
         let (lo, hi) = self.window_bounds(columns, first_layer, layer_m);
         let deposits: Vec<Deposit> = if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() };
@@ -267,26 +279,31 @@ impl Terrain {
             let first = z_of.partition_point(|&z| z < lo);
             first..first.max(z_of.partition_point(|&z| z < hi))
         };
-        let rock = [r.surface.bedrock as u8, r.surface.rock as u8];
-        // Strata: bands of bedrock and rock parallel to the elevated surface (a
-        // triangle wave over height in the shell), the same for every column.
-        let strata_blend: [u16; WINDOW] = core::array::from_fn(|c| {
-            if strata <= 0.0 {
-                return 0;
-            }
-            let x = z_of[c] / strata;
-            let t = x - 2.0 * floor_f32(x * 0.5);
-            ((1.0 - (t - 1.0).abs()).clamp(0.0, 1.0) * 65535.0) as u16
-        });
+        let materials = Strata::new(r, z_of);
+        let above = skip_air && self.proves_all_air(columns);
+        let window = (!above).then(|| Window::new(&self.grid, key, MARGIN));
+        let mut lattice = window.as_ref().map(|w| (w, Volume::new(self, w, key.z as i32 * REGION_CELLS, layer_m)));
         let mut d = [0f32; WINDOW];
         for b in 0..side {
             for a in 0..side {
                 let col = columns.at(a, b);
-                let terms = window.site(a, b).terms();
                 let s = shell_below + col.height_m;
                 for (dc, z) in d.iter_mut().zip(&z_of) {
                     *dc = s - z;
                 }
+                let cover_out = &mut cover[(b * side + a) * side..][..side];
+                let Some((window, volume)) = lattice.as_mut() else {
+                    // All air: every sample of the column takes its surface materials.
+                    let out = &mut voxels[(b * side + a) * side..][..side];
+                    let template = Voxel { density: 0, materials: col.surface, blend: col.blend };
+                    out.fill(template);
+                    for ((v, cover), &dc) in out.iter_mut().zip(cover_out.iter_mut()).zip(&d) {
+                        v.density = quantize(dc);
+                        *cover = quantize_cover(dc);
+                    }
+                    continue;
+                };
+                let terms = window.site(a, b).terms();
                 // Overhangs: only inside the band where they can change the sign
                 // (|depth| <= band), faded out towards fade_height above the surface.
                 let band_layers = layers_in(s - band, s + band);
@@ -306,7 +323,6 @@ impl Terrain {
                         d[c] += calm * fade * n;
                     }
                 }
-                let cover_out = &mut cover[(b * side + a) * side..][..side];
                 for (out, &dc) in cover_out.iter_mut().zip(&d) {
                     *out = quantize_cover(dc);
                 }
@@ -371,25 +387,34 @@ impl Terrain {
                         d[c] = min(cap[c], (max(a[c], b) - threshold[c]) * worm_scale);
                     }
                 }
-                // Materials by depth below the 2D surface: banded rock, subsurface, surface (air too).
-                let out = &mut voxels[(b * side + a) * side..][..side];
-                let deep = layers_in(f32::MIN, s - col.surface_depth_m - 3.0).end;
-                let sub = layers_in(f32::MIN, s - col.surface_depth_m).end;
-                for c in 0..deep {
-                    out[c] = Voxel { density: quantize(d[c]), materials: rock, blend: strata_blend[c] };
-                }
-                for c in deep..sub {
-                    out[c] = Voxel { density: quantize(d[c]), materials: [col.subsurface; 2], blend: 0 };
-                }
-                for c in sub..side {
-                    out[c] = Voxel { density: quantize(d[c]), materials: col.surface, blend: col.blend };
-                }
+                materials.write(&mut voxels[(b * side + a) * side..][..side], col, s, &d);
             }
         }
         if !deposits.is_empty() || !mouths.is_empty() {
             self.apply_features(&mut voxels, columns, first_layer, layer_m, &deposits, &mouths);
         }
         VoxelGrid { key, voxels, cover }
+    }
+
+    /// Whether the 2D pass proves the region of `columns` all air: its
+    /// window lies wholly above every column's overhang band, reached by
+    /// nothing but the 2D height. No overhang (it lives in the band), no
+    /// cave (they lie below the surface, and their cap only lowers densities
+    /// already negative there). `voxels` then fills the grid from the 2D
+    /// height alone, with neither the lattice nor any 3D value.
+    #[must_use]
+    pub fn proves_all_air(&self, columns: &ColumnField) -> bool {
+        let key = columns.key;
+        let layer_m = self.grid.layer_m(key.lod);
+        let band = self.recipe.terrain.overhangs.amplitude_m + 2.0 * layer_m;
+        // The window's lowest layer, as `voxels` works it out.
+        let bottom = (key.z as i32 * REGION_CELLS - MARGIN) as f32 * layer_m;
+        let shell_below = self.grid.shell_below_m;
+        // (A column read from a dump may hold what the 2D pass never makes:
+        // a negative depth or structure would lift materials or caves.)
+        columns.columns.iter().all(|col| {
+            shell_below + col.height_m + band <= bottom && col.surface_depth_m >= 0.0 && col.structure >= 0.0
+        })
     }
 
     /// The planet-local box holding every sample of the window.
@@ -473,19 +498,82 @@ impl Terrain {
     }
 }
 
+/// The materials of a window's layers: banded rock deep down, then the
+/// column's subsurface, then its surface (air too).
+struct Strata {
+    /// Each window layer's height above the shell floor, metres.
+    z_of: [f32; WINDOW],
+    rock: [u8; 2],
+    /// Strata: bands of bedrock and rock parallel to the elevated surface (a
+    /// triangle wave over height in the shell), the same for every column.
+    blend: [u16; WINDOW],
+}
+
+impl Strata {
+    fn new(r: &crate::recipe::PlanetRecipe, z_of: [f32; WINDOW]) -> Self {
+        let strata = r.surface.strata_m;
+        let blend = core::array::from_fn(|c| {
+            if strata <= 0.0 {
+                return 0;
+            }
+            let x = z_of[c] / strata;
+            let t = x - 2.0 * floor_f32(x * 0.5);
+            ((1.0 - (t - 1.0).abs()).clamp(0.0, 1.0) * 65535.0) as u16
+        });
+        Self { z_of, rock: [r.surface.bedrock as u8, r.surface.rock as u8], blend }
+    }
+
+    /// The layers of a column below `m` metres over the shell floor.
+    fn below(&self, m: f32) -> usize {
+        self.z_of.partition_point(|&z| z < m)
+    }
+
+    /// A column's voxels from its densities `d` (metres), its 2D surface
+    /// `s` metres over the shell floor.
+    fn write(&self, out: &mut [Voxel], col: &Column, s: f32, d: &[f32; WINDOW]) {
+        let deep = self.below(s - col.surface_depth_m - 3.0);
+        let sub = self.below(s - col.surface_depth_m);
+        for c in 0..deep {
+            out[c] = Voxel { density: quantize(d[c]), materials: self.rock, blend: self.blend[c] };
+        }
+        for c in deep..sub {
+            out[c] = Voxel { density: quantize(d[c]), materials: [col.subsurface; 2], blend: 0 };
+        }
+        for c in sub..WINDOW {
+            out[c] = Voxel { density: quantize(d[c]), materials: col.surface, blend: col.blend };
+        }
+    }
+}
+
 /// Metres to stored density, rounded half away from zero, saturating. (No
 /// `f32::round`: without SSE4.1 it is a library call, and this runs per sample.)
 #[inline]
 pub(crate) fn quantize(d: f32) -> i16 {
-    let x = max(min(d * DENSITY_PER_M, 32767.0), -32767.0);
-    (x + 0.5f32.copysign(x)) as i16
+    round_away(max(min(d * DENSITY_PER_M, 32767.0), -32767.0)) as i16
 }
 
 /// Metres to stored cover, rounded half away from zero, saturating.
 #[inline]
 pub(crate) fn quantize_cover(d: f32) -> i8 {
-    let x = max(min(d * COVER_PER_M, 127.0), -127.0);
-    (x + 0.5f32.copysign(x)) as i8
+    round_away(max(min(d * COVER_PER_M, 127.0), -127.0)) as i8
+}
+
+/// `x` (at most 2^22 from zero) rounded half away from zero: what
+/// `(x + 0.5f32.copysign(x)) as i32` gives, with no float-to-integer
+/// conversion, whose saturating form keeps the compiler from vectorising a
+/// column's loop. Adding 1.5 * 2^23 leaves the nearest integer (ties to
+/// even) in the low bits of the sum; one compare turns that into
+/// truncation. The same value for every `f32` (all 2^32 checked once;
+/// a stride of them in the tests).
+#[inline(always)]
+fn round_away(x: f32) -> i32 {
+    const MAGIC: f32 = 12_582_912.0;
+    let y = x + 0.5f32.copysign(x);
+    let a = y.abs();
+    let sum = a + MAGIC;
+    let nearest = sum.to_bits() as i32 - MAGIC.to_bits() as i32;
+    let truncated = nearest - i32::from(sum - MAGIC > a);
+    if y < 0.0 { -truncated } else { truncated }
 }
 
 /// The smaller of two non-NaN floats: one `minss`, where `f32::min` adds NaN
@@ -521,6 +609,71 @@ const _: () = assert!(size_of::<Voxel>() == 6);
 mod tests {
     use super::*;
     use crate::PlannedSystem;
+
+    /// A window above the surface band, filled from the 2D height alone, is
+    /// the grid the whole 3D pass makes, to the bit: every region up the
+    /// shell at random places of every planet of the default system and
+    /// two seeded ones, at LODs 0 and 1 (from LOD 2 on, one region spans
+    /// the shell and holds the surface).
+    #[test]
+    fn windows_above_the_band_skip_the_3d_pass_unchanged() {
+        let systems = [
+            PlannedSystem::default_system(),
+            PlannedSystem::build(&crate::SystemRecipe::from_seed(17)).unwrap(),
+            PlannedSystem::build(&crate::SystemRecipe::from_seed(99)).unwrap(),
+        ];
+        let mut draw = crate::hash::HashStream::new(0x00a1_4000);
+        let (mut skipped, mut regions, mut differ) = (0, 0, Vec::new());
+        for system in &systems {
+            for plan in &system.planets {
+                let t = Terrain::new(plan);
+                for _ in 0..16 {
+                    let d = Vec3::new(draw.range_f32(-1.0, 1.0), draw.range_f32(-1.0, 1.0), draw.range_f32(-1.0, 1.0));
+                    // From LOD 2 on, one region spans the whole shell.
+                    let lod = draw.index(2) as u8;
+                    let column = t.surface_key(d.normalize_or(Vec3::X), lod);
+                    for z in 0..t.grid.regions_up(lod) {
+                        let columns = t.columns(RegionKey { z, ..column });
+                        regions += 1;
+                        skipped += usize::from(t.proves_all_air(&columns));
+                        let (fast, whole) =
+                            (t.voxels_skipping_air(&columns, true), t.voxels_skipping_air(&columns, false));
+                        if fast != whole {
+                            differ.push(format!("planet {} {}", plan.index, columns.key));
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{skipped} of {regions} windows skipped the 3D pass");
+        assert!(regions >= 480 && skipped >= regions / 5, "{skipped} of {regions} windows skipped the 3D pass");
+        assert!(differ.is_empty(), "{} of {regions} differ: {}", differ.len(), differ.join(", "));
+    }
+
+    /// The quantizers give what the float-to-integer casts they replace
+    /// gave, over a stride of every `f32` bit pattern (infinities, NaNs and
+    /// both zeros among them) and every half step near zero.
+    #[test]
+    fn quantizers_round_half_away_from_zero_as_the_casts_did() {
+        let density = |d: f32| {
+            let x = max(min(d * DENSITY_PER_M, 32767.0), -32767.0);
+            (x + 0.5f32.copysign(x)) as i16
+        };
+        let cover = |d: f32| {
+            let x = max(min(d * COVER_PER_M, 127.0), -127.0);
+            (x + 0.5f32.copysign(x)) as i8
+        };
+        let halves = (-70_000..=70_000).map(|k| k as f32 / (2.0 * DENSITY_PER_M));
+        let strided = (0..=u32::MAX / 251).map(|k| f32::from_bits(k * 251));
+        let special = [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::MIN, f32::MAX];
+        let mut checked = 0;
+        for d in halves.chain(strided).chain(special) {
+            assert_eq!(quantize(d), density(d), "density of {d:e} m");
+            assert_eq!(quantize_cover(d), cover(d), "cover of {d:e} m");
+            checked += 1;
+        }
+        assert!(checked > 17_000_000);
+    }
 
     /// The signature hashed through a small buffer is that of the grid's bytes.
     #[test]

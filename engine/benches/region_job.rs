@@ -1,0 +1,117 @@
+//! A region job as the streamer runs it (`PlanetBuilder::build_with`: every
+//! stage, physics included, and the voxel signature), for the kinds of
+//! LOD-0 region a column of the home planet's land holds: the one the
+//! surface crosses; those the 2D pass proves all air (`Terrain::proves_all_air`:
+//! over every column's overhang band); those all air that it cannot prove
+//! so (their lowest layers in the band, where the 3D noise is worked out);
+//! and those all rock under the surface (caves run through them, so nothing
+//! proves them solid). A column's regions share their 2D pass
+//! (`ColumnMemo`), as they do when streamed: each timed job but the surface
+//! one's follows its column's surface region, built untimed. Issue 21's
+//! target for a region the 2D pass proves empty is 0.1 ms.
+//!
+//! `cargo bench -p engine --bench region_job` prints how many regions of
+//! each kind its 40 columns hold, then the mean job of each kind.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+use engine::{PlanetBuilder, RegionBuilder};
+use glam::Vec3;
+use jobs::CancelToken;
+use planet::edit::RegionEdits;
+use planet::terrain::Terrain;
+use planet::{PlannedSystem, RegionKey};
+
+/// Columns on random land of the home planet (a fixed stream of directions).
+const COLUMNS: usize = 40;
+
+/// The kinds of region, in the order they are benched.
+const KINDS: [&str; 4] = ["surface", "proven_air", "other_air", "all_rock"];
+
+/// A column's surface region and its other regions, each with its kind (an index into `KINDS`).
+type Column = (RegionKey, Vec<(usize, RegionKey)>);
+
+fn columns(builder: &PlanetBuilder) -> Vec<Column> {
+    let t = builder.terrain();
+    let mut h = 0x5eed_u64;
+    let mut next = || {
+        h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (h >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+    };
+    let sea = t.recipe.sea.level_m;
+    let land = std::iter::repeat_with(|| Vec3::new(next(), next(), next()))
+        .filter(|v| (0.01..1.0).contains(&v.length_squared()))
+        .map(Vec3::normalize)
+        .filter(|&d| t.surface_at(d).surface_m > sea);
+    let cancel = CancelToken::new();
+    land.take(COLUMNS)
+        .map(|d| {
+            let surface = t.surface_key(d, 0);
+            let mut others = Vec::new();
+            for z in (0..t.grid.regions_up(0)).filter(|&z| z != surface.z) {
+                let key = RegionKey { z, ..surface };
+                let region = builder.build(key, &cancel).expect("not cancelled");
+                if !region.mesh.terrain.indices.is_empty() || !region.mesh.water.indices.is_empty() {
+                    continue;
+                }
+                let kind = match (z > surface.z, t.proves_all_air(&t.columns(key))) {
+                    (true, true) => 1,
+                    (true, false) => 2,
+                    (false, _) => 3,
+                };
+                others.push((kind, key));
+            }
+            (surface, others)
+        })
+        .collect()
+}
+
+/// The mean time of one job of kind `kind`.
+fn mean_job(builder: &PlanetBuilder, columns: &[Column], kind: usize) -> Duration {
+    let cancel = CancelToken::new();
+    let edits = RegionEdits::default();
+    let (mut total, mut jobs) = (Duration::ZERO, 0u32);
+    for (surface, others) in columns {
+        let keys: Vec<RegionKey> = if kind == 0 {
+            vec![*surface]
+        } else {
+            others.iter().filter(|(k, _)| *k == kind).map(|(_, key)| *key).collect()
+        };
+        for key in keys {
+            if kind != 0 {
+                builder.build_with(*surface, &edits, true, &cancel);
+            }
+            let start = Instant::now();
+            std::hint::black_box(builder.build_with(key, &edits, true, &cancel));
+            total += start.elapsed();
+            jobs += 1;
+        }
+    }
+    total / jobs.max(1)
+}
+
+fn bench(c: &mut Criterion) {
+    let system = PlannedSystem::default_system();
+    let builder = PlanetBuilder::new(Arc::new(Terrain::new(&system.planets[1])));
+    let columns = columns(&builder);
+    let count = |kind: usize| columns.iter().flat_map(|c| &c.1).filter(|(k, _)| *k == kind).count();
+    eprintln!(
+        "{COLUMNS} columns: {} regions proven all air, {} other all air, {} all rock",
+        count(1),
+        count(2),
+        count(3)
+    );
+    let mut g = c.benchmark_group("region_job");
+    g.sample_size(10);
+    for (kind, name) in KINDS.iter().enumerate() {
+        g.bench_function(*name, |b| {
+            b.iter_custom(|iters| (0..iters).map(|_| mean_job(&builder, &columns, kind)).sum());
+        });
+    }
+    g.finish();
+}
+
+criterion::criterion_group!(benches, bench);
+criterion::criterion_main!(benches);

@@ -572,13 +572,20 @@ fn field_distance(field: &mut PointDensity<'_>, p: Vec3, hint: Option<Vec3>) -> 
 /// The target is every vertex within half a cell of the zero set of the
 /// density it was made from. Measured against the generator's own density
 /// (above), in the random regions that lie inside a face (about a third):
-/// 92 of 214,000 vertices are over half a cell off, and 3 over a cell
-/// (issue 14). Most are vertices of features thinner than a cell (worm
-/// tunnels the samples alias): with no sharp feature kept at all, about 40
-/// would be. Generator 11 took those at or over half a cell from 381 to 203 (132
-/// over) with the worm caves' cap ramp, the sharp features' second look
-/// (`cell::near_zero_set`) those over to 100, and the mouths' carve margin
-/// to 92. Pinned so it can only shrink.
+/// 91 of 214,000 vertices are over half a cell off, and 3 over a cell
+/// (issue 14; generator 12). 79 of the 91 are at LODs 1 and 2. 41 lie within
+/// half a cell of their samples' trilinear zero set: features thinner than
+/// a cell (worm tunnels, rock sheets between them) the samples alias, which
+/// no vertex made from the samples can follow; with no sharp feature kept
+/// at all, about 40 would be off. The other 48 lie as far from the
+/// trilinear zero set too: sharp features the checks kept that the
+/// generator does not have (one looked at: a cell whose one air corner
+/// samples -1, all its trilinear crossings within 0.01 of that corner, its
+/// vertex 0.55 of a cell up one edge, where an ENO stencil reading a
+/// strongly curved line as a bend would put that edge's crossing). Generator 11 took those at or over half a cell from 381 to
+/// 203 (132 over) with the worm caves' cap ramp, the sharp features' second
+/// look (`cell::near_zero_set`) those over to 100, and the mouths' carve
+/// margin to 92. Pinned so it can only shrink.
 #[test]
 fn random_region_vertices_lie_near_the_generators_zero_set() {
     let mut ws = DualContourWorkspace::default();

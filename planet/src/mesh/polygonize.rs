@@ -48,14 +48,8 @@ fn one_sign(voxels: &VoxelGrid) -> Option<bool> {
             return None;
         }
     }
-    // Solid is a density above zero (`Voxel::is_solid`).
-    if least > 0 {
-        Some(true)
-    } else if most <= 0 {
-        Some(false)
-    } else {
-        None
-    }
+    // One sign throughout: all solid (a density above zero, `Voxel::is_solid`) or all air.
+    Some(least > 0)
 }
 
 /// [`polygonize`], told whether the grid is all one sign. In a region the

@@ -198,7 +198,7 @@ impl PointDensity<'_> {
         let mut d = s - z;
         let overhangs = &self.terrain.recipe.terrain.overhangs;
         let amplitude = overhangs.amplitude_m;
-        let band = amplitude + 2.0 * self.layer_m;
+        let band = self.terrain.overhang_band_m(self.layer_m);
         if amplitude > 0.0 && z >= s - band && z < s + band {
             let calm = amplitude * (1.0 - relief.river.max(relief.structure));
             let fade = (1.0 + (s - z) * (1.0 / overhangs.fade_height_m)).clamp(0.0, 1.0);

@@ -252,7 +252,7 @@ impl Terrain {
 
         let overhangs = &r.terrain.overhangs;
         let amplitude = overhangs.amplitude_m;
-        let band = amplitude + 2.0 * layer_m;
+        let band = self.overhang_band_m(layer_m);
         let caves = &r.caves;
         // Worm tunnels are a few metres across: finer LODs only.
         let worms_on = caves.enabled && cell_m <= 4.0;
@@ -406,7 +406,7 @@ impl Terrain {
     pub fn proves_all_air(&self, columns: &ColumnField) -> bool {
         let key = columns.key;
         let layer_m = self.grid.layer_m(key.lod);
-        let band = self.recipe.terrain.overhangs.amplitude_m + 2.0 * layer_m;
+        let band = self.overhang_band_m(layer_m);
         // The window's lowest layer, as `voxels` works it out.
         let bottom = (key.z as i32 * REGION_CELLS - MARGIN) as f32 * layer_m;
         let shell_below = self.grid.shell_below_m;
@@ -415,6 +415,13 @@ impl Terrain {
         columns.columns.iter().all(|col| {
             shell_below + col.height_m + band <= bottom && col.surface_depth_m >= 0.0 && col.structure >= 0.0
         })
+    }
+
+    /// How far (metres) from a column's 2D surface the overhang noise is
+    /// worked out, with layers `layer_m` tall: its amplitude and two layers.
+    /// Beyond it the density is the 2D height's alone.
+    pub(super) fn overhang_band_m(&self, layer_m: f32) -> f32 {
+        self.recipe.terrain.overhangs.amplitude_m + 2.0 * layer_m
     }
 
     /// The planet-local box holding every sample of the window.

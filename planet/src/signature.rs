@@ -39,8 +39,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// merged into fewer carve segments where no point strays more than 0.25 m
 /// (less for narrow channels), and the carve's arithmetic rearranged to
 /// skip the divisions it does not need; a plan field whose four nearest
-/// cells read one value gives that value (issue 18).
-pub const GENERATOR_VERSION: u32 = 12;
+/// cells read one value gives that value (issue 18). 13: an edge crossing
+/// taken from a bend's straight piece only where six samples show the piece
+/// straight beyond the bend (a curve or a jump past the edge no longer reads
+/// as a crease), six-sample crossings up every column in the layers whose
+/// stencil fits, and the overhang noise tapered to nothing across its band's
+/// outer two layers so the density no longer jumps where the band ends
+/// (issue 14).
+pub const GENERATOR_VERSION: u32 = 13;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -112,6 +112,23 @@ fn check_box(t: &Terrain, lo: Vec3, hi: Vec3) {
     assert!(worst_edge <= 0.05, "an edge vertex of box {lo}..{hi} is {worst_edge} voxels from the box edge");
 }
 
+/// Boxes whose far corners lie in the region's last cells, next to its
+/// boundaries, where the stencils reach one cell less across the boundary
+/// (the neighbour region computes those cells from a window that ends
+/// sooner): their corners stay sharp there too. (Taking those cells'
+/// crossings from the secant rounds them off by up to 0.6 cells.)
+#[test]
+fn dual_contouring_keeps_box_corners_sharp_next_to_region_boundaries() {
+    let t = terrain(1);
+    for (lo, hi) in [
+        (Vec3::new(20.3, 18.7, 19.2), Vec3::new(33.4, 33.3, 33.6)),
+        (Vec3::new(20.3, 18.7, 19.2), Vec3::new(33.7, 33.1, 33.2)),
+        (Vec3::new(20.3, 18.7, 19.2), Vec3::new(33.5, 24.1, 25.2)),
+    ] {
+        check_box(&t, lo, hi);
+    }
+}
+
 #[test]
 fn dual_contouring_keeps_a_wedge_ridge_sharp() {
     let t = terrain(1);

@@ -252,21 +252,64 @@ fn eno_values([m, a, b, c]: [Vec4; 4], t: f32) -> Vec4 {
     Vec4::select(bent, Vec4::select(Vec4::splat(t).cmple(x), before, after), secant)
 }
 
+/// Which straight piece of a grid line a crossing is taken from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Piece {
+    /// The secant between samples 0 and 1.
+    Secant,
+    /// The piece through samples -1 and 0, before a bend.
+    Before,
+    /// The piece through samples 1 and 2, after a bend.
+    After,
+}
+
 /// Where a grid line crosses zero between samples 0 and 1, and the slope there:
 /// the secant's root, or beside a bend the root of the piece that reaches zero
 /// on its own side of the bend.
 fn eno_root(s: [f32; 4]) -> (f32, f32) {
+    let (t, slope, _) = eno_root_piece(s);
+    (t, slope)
+}
+
+/// `eno_root`, and the piece it took the root from.
+fn eno_root_piece(s: [f32; 4]) -> (f32, f32, Piece) {
     let [m, a, b, c] = s;
-    let secant = (a / (a - b), b - a);
+    let secant = (a / (a - b), b - a, Piece::Secant);
     let Some(x) = bend(s) else { return secant };
-    let left = (a != m).then(|| -a / (a - m)).filter(|&t| (0.0..=x).contains(&t));
-    let right = (c != b).then(|| 1.0 - b / (c - b)).filter(|&t| (x..=1.0).contains(&t));
-    match (left, right) {
-        (Some(t), None) => (t, a - m),
-        (None, Some(t)) => (t, c - b),
+    let before = (a != m).then(|| -a / (a - m)).filter(|&t| (0.0..=x).contains(&t));
+    let after = (c != b).then(|| 1.0 - b / (c - b)).filter(|&t| (x..=1.0).contains(&t));
+    match (before, after) {
+        (Some(t), None) => (t, a - m, Piece::Before),
+        (None, Some(t)) => (t, c - b, Piece::After),
         _ => secant,
     }
 }
+
+/// `eno_root` of the middle four of six samples (offsets -2 to 3), which
+/// trusts a bend only where the piece holding its root stays straight out
+/// to the next sample. Four samples cannot tell a crease from a curve or a
+/// jump beyond the edge (a parabola's second differences read as a bend at
+/// the edge's middle); a crease's pieces are straight beyond it, a curve's
+/// keep bending. A curve read as a crease puts the crossing far up the
+/// edge, where the surface may come nowhere near (samples 0, -1, 93, 303:
+/// at 0.557 of the edge, where the secant and the generator's own
+/// density put it at 0.011).
+fn eno_root_checked(s: [f32; 6]) -> (f32, f32) {
+    let [p, m, a, b, c, q] = s;
+    let (t, slope, piece) = eno_root_piece([m, a, b, c]);
+    let bent = (b - 2.0 * a + m).abs() + (c - 2.0 * b + a).abs();
+    let straight = |d: f32| d.abs() <= STRAIGHT_BEYOND * bent + 1.0;
+    let holds = match piece {
+        Piece::Secant => true,
+        Piece::Before => straight(a - 2.0 * m + p),
+        Piece::After => straight(q - 2.0 * c + b),
+    };
+    if holds { (t, slope) } else { (a / (a - b), b - a) }
+}
+
+/// How much a bend's piece may bend beyond it, against the bend itself, and
+/// still count as straight (`eno_root_checked`).
+const STRAIGHT_BEYOND: f32 = 0.1;
 
 /// Catmull-Rom weights of the samples at -1, 0, 1 and 2 at parameter `t`.
 #[inline]
@@ -343,6 +386,13 @@ impl Stencil<'_> {
         sum
     }
 
+    /// The six samples along `axis` at offsets -2 to 3 from index `i`.
+    #[inline]
+    fn line6(&self, i: isize, axis: usize) -> [f32; 6] {
+        let s = self.steps[axis];
+        core::array::from_fn(|k| self.sample(i + (k as isize - 2) * s))
+    }
+
     /// Four lines along `axis`, as four vectors of their k-th samples (lane = line).
     #[inline]
     fn lines(&self, starts: [isize; 4], axis: usize) -> [Vec4; 4] {
@@ -367,6 +417,7 @@ impl Stencil<'_> {
 fn stencil_hermite(
     comps: &Components,
     reach: u8,
+    layer_six: bool,
     stencil: Stencil<'_>,
     cache_slot: impl Fn(usize) -> Option<(usize, u32)>,
     cache: &mut [CachedEdge],
@@ -393,7 +444,11 @@ fn stencil_hermite(
         let p0 = cell::corner_position(c0);
         let steps = stencil.steps;
         let i0 = stencil.at + (c0 & 1) as isize * steps[0] + ((c0 >> 1) & 1) as isize * steps[1] + (c0 >> 2) as isize;
-        let (t, along) = eno_root(stencil.line(i0, axis));
+        // A crossing reads six samples where every region holding the edge
+        // can: anywhere at reach 2, and up a column in any layer whose own
+        // stencil fits (the regions beside it hold the same layers).
+        let six = reach >= 2 || (axis == 2 && layer_six);
+        let (t, along) = if six { eno_root_checked(stencil.line6(i0, axis)) } else { eno_root(stencil.line(i0, axis)) };
         let p = p0.lerp(cell::corner_position(c1), t);
         let mut gradient = [0.0f32; 3];
         gradient[axis] = along;
@@ -596,7 +651,15 @@ pub fn dual_contour(
                             ((((eb & 1) * WINDOW + ea) * WINDOW + ec) * 3 + e / 4, key)
                         })
                     };
-                    stencil_hermite(&comps, tier, stencil, slot, edge_cache, generation)
+                    stencil_hermite(
+                        &comps,
+                        tier,
+                        layer_fit == 2 && !layer_boundary,
+                        stencil,
+                        slot,
+                        edge_cache,
+                        generation,
+                    )
                 };
                 cells[cell_index(a, b, c)] = (generation, out.vertices.len() as u32, cell_edges.len() as u32);
                 let of_edge: [u8; 12] = if frame.identity {

@@ -201,8 +201,8 @@ impl PointDensity<'_> {
         let band = self.terrain.overhang_band_m(self.layer_m);
         if amplitude > 0.0 && z >= s - band && z < s + band {
             let calm = amplitude * (1.0 - relief.river.max(relief.structure));
-            let fade = (1.0 + (s - z) * (1.0 / overhangs.fade_height_m)).clamp(0.0, 1.0);
-            d += calm * fade * self.noise(&point, 0);
+            let weight = self.terrain.overhang_weight(s - z, self.layer_m, 1.0 / overhangs.fade_height_m);
+            d += calm * weight * self.noise(&point, 0);
         }
         let d = self.worm_caves(&point, s, z, relief.structure, d);
         self.features(direction, relief.coarse.elevation_m, z, d)

@@ -35,6 +35,10 @@ use crate::signature::{Signature, SignatureHasher};
 /// Density units per metre: i16 covers ±256 m at 7.8 mm resolution.
 pub const DENSITY_PER_M: f32 = 128.0;
 
+/// How many layers beyond the overhang noise's amplitude its band reaches,
+/// the noise tapering to nothing across them (`Terrain::overhang_weight`).
+const OVERHANG_TAPER_LAYERS: f32 = 2.0;
+
 /// Cover units per metre: i8 covers ±16 m at 12.5 cm, deeper than any
 /// vertex is dark and higher than any is lit.
 pub const COVER_PER_M: f32 = 8.0;
@@ -318,9 +322,7 @@ impl Terrain {
                     for c in band_layers {
                         let (l, t) = level_of[c];
                         let n = mix(profile[l], profile[l + 1], t);
-                        // 1 at and below the surface, 0 from fade_height above it.
-                        let fade = clamp01(1.0 + (s - z_of[c]) * inv_fade);
-                        d[c] += calm * fade * n;
+                        d[c] += calm * self.overhang_weight(s - z_of[c], layer_m, inv_fade) * n;
                     }
                 }
                 for (out, &dc) in cover_out.iter_mut().zip(&d) {
@@ -359,17 +361,17 @@ impl Terrain {
                     }
                     let mut need_b = [false; LEVELS];
                     let mut a = [0f32; WINDOW];
-                    let mut threshold = [0f32; WINDOW];
+                    let mut fade = [0f32; WINDOW];
                     let mut cap = [0f32; WINDOW];
                     for c in cave_layers.clone() {
                         let (l, t) = level_of[c];
                         let z = z_of[c];
                         a[c] = mix(pa[l], pa[l + 1], t).abs();
                         let roof = s - z - caves.min_depth_m - col.structure * STRUCTURE_ROOF_M;
-                        let fade = min(min(roof * 0.25, (z - worm_floor) * 0.25), 1.0);
-                        threshold[c] = caves.worm_threshold * fade;
+                        fade[c] = min(min(roof * 0.25, (z - worm_floor) * 0.25), 1.0);
                         cap[c] = min(d[c], worm_cap);
-                        if (a[c] - threshold[c]) * worm_scale < cap[c] {
+                        // The carve term is never below this (b only raises it).
+                        if (a[c] - caves.worm_threshold * fade[c]) * worm_scale < cap[c] {
                             need_b[l] = true;
                             need_b[l + 1] = true;
                         }
@@ -384,7 +386,7 @@ impl Terrain {
                         let (l, t) = level_of[c];
                         // Where b was not needed any value gives the cap: use a.
                         let b = if need_b[l] && need_b[l + 1] { mix(pb[l], pb[l + 1], t).abs() } else { a[c] };
-                        d[c] = min(cap[c], (max(a[c], b) - threshold[c]) * worm_scale);
+                        d[c] = min(cap[c], (max(a[c], b) - caves.worm_threshold * fade[c]) * worm_scale);
                     }
                 }
                 materials.write(&mut voxels[(b * side + a) * side..][..side], col, s, &d);
@@ -421,7 +423,21 @@ impl Terrain {
     /// worked out, with layers `layer_m` tall: its amplitude and two layers.
     /// Beyond it the density is the 2D height's alone.
     pub(super) fn overhang_band_m(&self, layer_m: f32) -> f32 {
-        self.recipe.terrain.overhangs.amplitude_m + 2.0 * layer_m
+        self.recipe.terrain.overhangs.amplitude_m + OVERHANG_TAPER_LAYERS * layer_m
+    }
+
+    /// The weight of the overhang noise `depth` metres below a column's 2D
+    /// surface, with layers `layer_m` tall: 1 at and below the surface and 0
+    /// from the fade height above it (`inv_fade` is its inverse), tapered
+    /// to 0 across the band's outer `OVERHANG_TAPER_LAYERS`, where the
+    /// noise cannot change the sign, so that the density does not jump
+    /// where the band ends. (It jumped by as much as the amplitude, and dual
+    /// contouring's stencils read the jump as a sharp bend.)
+    #[inline]
+    pub(super) fn overhang_weight(&self, depth: f32, layer_m: f32, inv_fade: f32) -> f32 {
+        let fade = clamp01(1.0 + depth * inv_fade);
+        let taper = clamp01((self.overhang_band_m(layer_m) - depth.abs()) * (1.0 / (OVERHANG_TAPER_LAYERS * layer_m)));
+        fade * taper
     }
 
     /// The planet-local box holding every sample of the window.

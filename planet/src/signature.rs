@@ -40,7 +40,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// (less for narrow channels), and the carve's arithmetic rearranged to
 /// skip the divisions it does not need; a plan field whose four nearest
 /// cells read one value gives that value (issue 18). 13: an edge crossing
-/// taken from a bend's straight piece only where six samples show the piece
+/// taken from a bend's straight piece as far as six samples show the piece
 /// straight beyond the bend (a curve or a jump past the edge no longer reads
 /// as a crease), six-sample crossings up every column in the layers whose
 /// stencil fits, and the overhang noise tapered to nothing across its band's

@@ -330,9 +330,9 @@ fn vertex_distances(key: RegionKey, voxels: &VoxelGrid, part: &CubePart) -> Vec<
 /// Vertices the QEF puts far off are pulled back (`cell::near_zero_set`),
 /// except sharp corners and edges (inside the box their crossings span, their
 /// planes explaining the cell's corners, the tricubic interpolant's surface
-/// near), which the trilinear interpolant measured here rounds off: 117 of
+/// near), which the trilinear interpolant measured here rounds off: 153 of
 /// 577,000 vertices stay over half a cell off (worst 0.90 cells; issue 14;
-/// generator 13, which trusts a bend's crossing only where six samples
+/// generator 13, which trusts a bend's crossing as far as six samples
 /// show it; 477 and 0.98 cells at generator 12, 592 and 1.35 cells with the
 /// box alone, about 1,100 before the worm caves' cap ramp of generator 11).
 /// Pinned so it can only shrink: at most 0.03% over, none past 0.9 cells.
@@ -403,17 +403,17 @@ fn golden_mouths(system: &PlannedSystem) -> Vec<(usize, planet::terrain::Capsule
 }
 
 /// The target is every vertex within half a cell of its zero set. The
-/// mouths' rims are clean of the sawtooth lip (their shaft). 20 of 115,000
+/// mouths' rims are clean of the sawtooth lip (their shaft). 24 of 115,000
 /// vertices near the mouths are still over half a cell from the trilinear
-/// interpolant's zero set (worst 0.73 cells), and, in the regions inside a
-/// face, 21 of 111,000 from the generator's own (issue 14; generator 13;
+/// interpolant's zero set (worst 0.80 cells), and, in the regions inside a
+/// face, 22 of 111,000 from the generator's own (issue 14; generator 13;
 /// 31, worst 0.81, and 23 at generator 12). Before generator 11 they were
 /// 128 (worst 1.01) and 357: a mouth carved only inside its capsules'
 /// tight boxes, so the density jumped at the boxes' faces, by as much as
 /// the ground was deep, right at the rim, where the stencils read it as a
 /// bend; it now carves `carve_margin_m` beyond them. Pinned so it can only
-/// shrink: at most 0.02% at LOD 0 and in all from the trilinear
-/// interpolant's zero set, none past 0.75 cells; at most 0.02% from the
+/// shrink: at most 0.02% at LOD 0 and 0.025% in all from the trilinear
+/// interpolant's zero set, none past 0.85 cells; at most 0.02% from the
 /// generator's.
 #[test]
 fn cave_mouth_vertices_lie_near_their_zero_sets() {
@@ -479,7 +479,7 @@ fn cave_mouth_vertices_lie_near_their_zero_sets() {
         share(far_by_lod[0], count_by_lod[0]) <= 0.0002,
         "LOD 0: {far_by_lod:?} of {count_by_lod:?} over half a cell"
     );
-    assert!(share(far, count) <= 0.0002 && worst <= 0.75, "{far} of {count} over half a cell off, worst {worst:.2}");
+    assert!(share(far, count) <= 0.00025 && worst <= 0.85, "{far} of {count} over half a cell off, worst {worst:.2}");
     assert!(field_count[0] > 20_000, "only {field_count:?} vertices near the mouths inside a face");
     assert!(
         share(field_far.iter().sum(), field_count.iter().sum()) <= FIELD_MOUTHS,
@@ -574,11 +574,13 @@ fn field_distance(field: &mut PointDensity<'_>, p: Vec3, hint: Option<Vec3>) -> 
 /// The target is every vertex within half a cell of the zero set of the
 /// density it was made from. Measured against the generator's own density
 /// (above), in the random regions that lie inside a face (about a third):
-/// 41 of 214,000 vertices are over half a cell off, none over a cell
-/// (issue 14; generator 13). 35 of the 41 lie within half a cell of their
+/// 43 of 214,000 vertices are over half a cell off, none over a cell
+/// (issue 14; generator 13). 36 of the 43 lie within half a cell of their
 /// samples' trilinear zero set: features thinner than a cell (worm tunnels,
 /// rock sheets between them) that the samples alias, which no vertex made
-/// from the samples can follow. 6 lie as far from both. Generator 12 had
+/// from the samples can follow. 7 lie as far from both (those looked at:
+/// cells whose corner sample is about 0, or whose field dips and rises
+/// again within the cell). Generator 12 had
 /// 91 (3 over a cell), 48 of them far from both: sharp features the checks
 /// kept that the generator does not have, their crossings taken from a
 /// bend that four samples along an edge showed where the field curved or
@@ -586,8 +588,9 @@ fn field_distance(field: &mut PointDensity<'_>, p: Vec3, hint: Option<Vec3>) -> 
 /// 0.55 of the edge, the crossing at 0.557 where the generator's is at
 /// 0.01; a worm cave's roof, where the density jumps from about a metre
 /// to its cap, one layer past the edge). Generator 13 takes a bend's
-/// crossing only where six samples show its piece straight beyond it
-/// (`eno_root_checked`). Before: generator 11 took those at or over half a
+/// crossing as far as six samples show its piece straight beyond it
+/// (`eno_root_checked`); trusting it only where they do, with no blend,
+/// left 41 (6 far from both) but drew teeth down a cave mouth's wall. Before: generator 11 took those at or over half a
 /// cell from 381 to 203 (132 over) with the worm caves' cap ramp, the
 /// sharp features' second look (`cell::near_zero_set`) those over to 100,
 /// and the mouths' carve margin to 92. Pinned so it can only shrink.
@@ -624,7 +627,7 @@ fn random_region_vertices_lie_near_the_generators_zero_set() {
     );
     assert!(count > 150_000, "only {count} vertices");
     assert!(
-        far.len() <= 41 && far_from_both <= 6 && over_cell == 0,
+        far.len() <= 43 && far_from_both <= 7 && over_cell == 0,
         "{} of {count} vertices over half a cell off ({far_from_both} from the trilinear zero set too), {over_cell} over one:\n{}",
         far.len(),
         far.iter().take(20).cloned().collect::<Vec<_>>().join("\n")

@@ -286,30 +286,45 @@ fn eno_root_piece(s: [f32; 4]) -> (f32, f32, Piece) {
 }
 
 /// `eno_root` of the middle four of six samples (offsets -2 to 3), which
-/// trusts a bend only where the piece holding its root stays straight out
+/// trusts a bend as far as the piece holding its root stays straight out
 /// to the next sample. Four samples cannot tell a crease from a curve or a
 /// jump beyond the edge (a parabola's second differences read as a bend at
 /// the edge's middle); a crease's pieces are straight beyond it, a curve's
 /// keep bending. A curve read as a crease puts the crossing far up the
 /// edge, where the surface may come nowhere near (samples 0, -1, 93, 303:
-/// at 0.557 of the edge, where the secant and the generator's own
-/// density put it at 0.011).
+/// at 0.557 of the edge, where the secant and the generator's own density
+/// put it at 0.011).
+///
+/// The crossing moves from the bend's to the secant's as the piece's bend
+/// beyond grows from `STRAIGHT` to `CURVED` of the bend itself, smoothly:
+/// a cave mouth's wall is a crease whose one piece curves a little, and a
+/// hard switch there picked one crossing or the other from cell to cell,
+/// a row of teeth down the wall.
 fn eno_root_checked(s: [f32; 6]) -> (f32, f32) {
     let [p, m, a, b, c, q] = s;
     let (t, slope, piece) = eno_root_piece([m, a, b, c]);
-    let bent = (b - 2.0 * a + m).abs() + (c - 2.0 * b + a).abs();
-    let straight = |d: f32| d.abs() <= STRAIGHT_BEYOND * bent + 1.0;
-    let holds = match piece {
-        Piece::Secant => true,
-        Piece::Before => straight(a - 2.0 * m + p),
-        Piece::After => straight(q - 2.0 * c + b),
+    let beyond = match piece {
+        Piece::Secant => return (t, slope),
+        Piece::Before => a - 2.0 * m + p,
+        Piece::After => q - 2.0 * c + b,
     };
-    if holds { (t, slope) } else { (a / (a - b), b - a) }
+    let bent = (b - 2.0 * a + m).abs() + (c - 2.0 * b + a).abs();
+    // A density unit of bend beyond is rounding, not shape.
+    let curved = (beyond.abs() - 1.0).max(0.0) / bent;
+    let w = ((curved - STRAIGHT) * (1.0 / (CURVED - STRAIGHT))).clamp(0.0, 1.0);
+    let (secant_t, secant_slope) = (a / (a - b), b - a);
+    (t + (secant_t - t) * w, slope + (secant_slope - slope) * w)
 }
 
 /// How much a bend's piece may bend beyond it, against the bend itself, and
 /// still count as straight (`eno_root_checked`).
-const STRAIGHT_BEYOND: f32 = 0.1;
+const STRAIGHT: f32 = 0.1;
+
+/// How much a bend's piece bends beyond it, against the bend itself, when
+/// the crossing is the secant's (`eno_root_checked`): as much as a
+/// parabola's does (the bend sums two second differences, and a
+/// parabola's are all alike).
+const CURVED: f32 = 0.5;
 
 /// Catmull-Rom weights of the samples at -1, 0, 1 and 2 at parameter `t`.
 #[inline]
@@ -1174,6 +1189,38 @@ mod tests {
         for (z, near) in [(0.5, true), (0.0, true), (1.1, true), (-0.2, false), (1.2, false)] {
             assert_eq!(tricubic_near(&stencil, Vec3::new(0.4, 0.6, z)), near, "z = {z}");
         }
+    }
+
+    /// A crease whose pieces stay straight keeps its crossing; a curve read
+    /// as a crease (a parabola, the case the check was made for) and a
+    /// jump one sample past the edge take the secant's; in between the
+    /// crossing moves from one to the other without a step.
+    #[test]
+    fn six_sample_crossings_trust_only_straight_pieces() {
+        // A crease at 0.55 of the edge: slope -1 before it, 210 after.
+        let crease = |x: f32| if x <= 0.55 { -1.0 - x } else { -1.55 + (x - 0.55) * 210.0 };
+        let line: [f32; 6] = core::array::from_fn(|k| crease(k as f32 - 2.0));
+        let (t, _) = eno_root_checked(line);
+        assert!((t - (0.55 + 1.55 / 210.0)).abs() < 1e-4, "crease: {t}");
+        // The cubic through 0, -1, 93, 303: its second differences 74, 95,
+        // 116, 137 at samples -1 to 2.
+        let (t, _) = eno_root_checked([75.0, 0.0, -1.0, 93.0, 303.0, 650.0]);
+        assert!((t - 1.0 / 94.0).abs() < 1e-6, "parabola: {t}");
+        // Straight pieces, then a jump of 300 one sample past the edge.
+        let (t, _) = eno_root_checked([-54.0, -35.0, -16.0, 73.0, 360.0, 447.0]);
+        assert!((t - 16.0 / 89.0).abs() < 1e-6, "jump: {t}");
+        // Bending the after piece more and more beyond the edge moves the
+        // crossing steadily from the bend's to the secant's.
+        let mut last = f32::NAN;
+        for k in 0..=300 {
+            let beyond = k as f32;
+            let (t, _) = eno_root_checked([-3.0, -2.0, -1.0, 93.0, 303.0, 513.0 + beyond]);
+            if !last.is_nan() {
+                assert!(t <= last && last - t < 0.01, "a step at {beyond}: {last} to {t}");
+            }
+            last = t;
+        }
+        assert!((last - 1.0 / 94.0).abs() < 1e-6, "fully curved: {last}");
     }
 
     /// The branch-free four-line `eno_values` gives the scalar `eno_value`'s

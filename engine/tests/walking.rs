@@ -255,12 +255,17 @@ fn walk(ground: &mut Ground, start: DVec3, seconds: f64, speed: f64, in_cave: bo
 
 /// Feet on the top surface at a latitude and longitude.
 fn surface_at(ground: &mut Ground, lat: f32, lon: f32) -> DVec3 {
-    let d = lat_lon_direction(lat, lon).as_dvec3();
+    surface_along(ground, lat_lon_direction(lat, lon).as_dvec3()).expect("the ground is under the sky")
+}
+
+/// Feet on the top surface along unit direction `d` from the centre, if a
+/// ray down from 2 km over the shell finds ground.
+fn surface_along(ground: &mut Ground, d: DVec3) -> Option<DVec3> {
     let high = d * (f64::from(ground.terrain.grid.radius_m) + 2000.0);
     ground.around(d * f64::from(ground.terrain.grid.radius_m));
-    let hit = ground.colliders.ground_below(high, 3000.0).expect("the ground is under the sky");
+    let hit = ground.colliders.ground_below(high, 3000.0)?;
     ground.around(hit.point);
-    hit.point
+    Some(hit.point)
 }
 
 #[test]
@@ -320,12 +325,8 @@ fn a_walk_that_drops_into_a_cave_mouth_never_rises_into_its_roof() {
         // `walk` sets off along up x Y, so start 40 m back from the mouth along it.
         let at = mouth.a.as_dvec3();
         let heading = at.normalize().cross(DVec3::Y).normalize();
-        let back = (at - heading * 40.0).normalize() * f64::from(terrain.grid.radius_m);
-        let high = back.normalize() * (f64::from(terrain.grid.radius_m) + 2000.0);
-        ground.around(back);
-        let Some(hit) = ground.colliders.ground_below(high, 3000.0) else { continue };
-        ground.around(hit.point);
-        let w = walk(&mut ground, hit.point, 60.0, 7.0, false);
+        let Some(start) = surface_along(&mut ground, (at - heading * 40.0).normalize()) else { continue };
+        let w = walk(&mut ground, start, 60.0, 7.0, false);
         depths.push(w.deepest);
         if w.deepest > 30.0 {
             eprintln!(

@@ -361,17 +361,17 @@ impl Terrain {
                     }
                     let mut need_b = [false; LEVELS];
                     let mut a = [0f32; WINDOW];
-                    let mut fade = [0f32; WINDOW];
+                    let mut threshold = [0f32; WINDOW];
                     let mut cap = [0f32; WINDOW];
                     for c in cave_layers.clone() {
                         let (l, t) = level_of[c];
                         let z = z_of[c];
                         a[c] = mix(pa[l], pa[l + 1], t).abs();
                         let roof = s - z - caves.min_depth_m - col.structure * STRUCTURE_ROOF_M;
-                        fade[c] = min(min(roof * 0.25, (z - worm_floor) * 0.25), 1.0);
+                        let fade = min(min(roof * 0.25, (z - worm_floor) * 0.25), 1.0);
+                        threshold[c] = caves.worm_threshold * fade;
                         cap[c] = min(d[c], worm_cap);
-                        // The carve term is never below this (b only raises it).
-                        if (a[c] - caves.worm_threshold * fade[c]) * worm_scale < cap[c] {
+                        if (a[c] - threshold[c]) * worm_scale < cap[c] {
                             need_b[l] = true;
                             need_b[l + 1] = true;
                         }
@@ -386,7 +386,7 @@ impl Terrain {
                         let (l, t) = level_of[c];
                         // Where b was not needed any value gives the cap: use a.
                         let b = if need_b[l] && need_b[l + 1] { mix(pb[l], pb[l + 1], t).abs() } else { a[c] };
-                        d[c] = min(cap[c], (max(a[c], b) - caves.worm_threshold * fade[c]) * worm_scale);
+                        d[c] = min(cap[c], (max(a[c], b) - threshold[c]) * worm_scale);
                     }
                 }
                 materials.write(&mut voxels[(b * side + a) * side..][..side], col, s, &d);

@@ -202,14 +202,30 @@ impl Channels {
     #[must_use]
     pub fn near(&self, centre: Vec3, radius_m: f32, cells: &[Cell]) -> NearSegments {
         let mut kept = self.index.near_any(cells);
-        let c = centre * self.radius_m;
-        let wide = self.valley_m.max(MARGIN_M);
-        kept.retain(|&i| {
-            let s = &self.segments[i as usize];
-            let reach = radius_m + s.widest + wide + 1.0;
-            s.nearest(c).1 <= reach * reach
-        });
+        kept.retain(|&i| self.may_reach(i, centre, radius_m));
         NearSegments(Some(kept))
+    }
+
+    /// `near` for the points within `radius_m` of unit direction `centre`,
+    /// a part of the bound `region` was made for: those of its segments
+    /// that may reach the part (or `None`, each column reading its cell, as before).
+    #[must_use]
+    pub fn narrow(&self, region: &NearSegments, centre: Vec3, radius_m: f32) -> NearSegments {
+        NearSegments(
+            region
+                .0
+                .as_ref()
+                .map(|list| list.iter().copied().filter(|&i| self.may_reach(i, centre, radius_m)).collect()),
+        )
+    }
+
+    /// Whether segment `i` may carve, or show water at, a point within
+    /// `radius_m` of unit direction `centre` on the base sphere: whether it
+    /// passes within its reach and the radius (1 m for rounding).
+    fn may_reach(&self, i: u32, centre: Vec3, radius_m: f32) -> bool {
+        let s = &self.segments[i as usize];
+        let reach = radius_m + s.widest + self.valley_m.max(MARGIN_M) + 1.0;
+        s.nearest(centre * self.radius_m).1 <= reach * reach
     }
 
     /// The carves and water at `d` from segments `near` (ascending), over

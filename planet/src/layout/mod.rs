@@ -305,6 +305,12 @@ impl LayoutNear {
     pub fn everything() -> Self {
         Self { stamps: None, segments: NearSegments::default(), lakes: true, coast_m: None }
     }
+
+    /// Whether a stamp's footprint may hold a point of the bound.
+    #[must_use]
+    pub fn may_hold_stamps(&self) -> bool {
+        self.stamps.as_ref().is_none_or(|s| !s.is_empty())
+    }
 }
 
 /// A layout with the indexes regions read it through.
@@ -479,6 +485,19 @@ impl Layout {
             segments: self.channels.near(centre, radius_m, &held),
             lakes: held.iter().any(|&c| self.lake_over[c as usize] != rivers::NONE),
             coast_m: cells.iter().all(|&(c, _)| self.coast_m[c as usize] == coast).then_some(coast),
+        }
+    }
+
+    /// `near` for the points within `radius_m` (a chord of the base sphere)
+    /// of unit direction `centre`, a part of the bound `region` was made
+    /// for: only the river segments that may reach the part (the same result).
+    #[must_use]
+    pub fn narrow(&self, region: &LayoutNear, centre: Vec3, radius_m: f32) -> LayoutNear {
+        LayoutNear {
+            stamps: region.stamps.clone(),
+            segments: self.channels.narrow(&region.segments, centre, radius_m),
+            lakes: region.lakes,
+            coast_m: region.coast_m,
         }
     }
 

@@ -154,6 +154,32 @@ impl Fractal {
         })
     }
 
+    /// The raw basis of each of the first `out.len()` octaves at `p` (what
+    /// `ridged3_given` takes back).
+    #[inline]
+    pub fn basis3<B: Basis>(&self, p: Vec3, out: &mut [f32]) {
+        let mut frequency = 1.0f32;
+        for (o, v) in out.iter_mut().enumerate().take(self.octaves) {
+            let off = self.offsets[o];
+            *v = B::sample3(self.seeds[o], p.x * frequency + off, p.y * frequency + off, p.z * frequency + off);
+            frequency *= self.lacunarity;
+        }
+    }
+
+    /// `ridged3_octaves` with the basis of the first `given.len()` octaves
+    /// given (interpolated from a coarser lattice, say) instead of sampled.
+    #[inline]
+    #[must_use]
+    pub fn ridged3_given<B: Basis>(&self, p: Vec3, octaves: usize, given: &[f32]) -> f32 {
+        self.ridged(octaves, |o, f| match given.get(o) {
+            Some(&v) => v,
+            None => {
+                let off = self.offsets[o];
+                B::sample3(self.seeds[o], p.x * f + off, p.y * f + off, p.z * f + off)
+            }
+        })
+    }
+
     /// 2D ridged multifractal, in [0, 1].
     #[inline]
     #[must_use]
@@ -209,6 +235,25 @@ mod tests {
             let t = i as f32;
             Vec3::new(t * 0.131 - 300.0, t * -0.077 + 20.0, t * 0.053)
         })
+    }
+
+    /// Ridged noise with every octave's basis given, or any leading
+    /// number of them, is the same bits as sampled, at random points.
+    #[test]
+    fn ridged_with_given_basis_is_the_same_bits() {
+        let f = Fractal::new(5, FractalParams { octaves: 6, lacunarity: 2.0, gain: 0.5 });
+        for i in 0..500 {
+            let t = i as f32 * 0.377;
+            let p = Vec3::new(libm::sinf(t) * 90.0, libm::cosf(t * 1.7) * 70.0, t * 0.3 - 40.0);
+            let mut basis = [0.0; 6];
+            f.basis3::<Gradient>(p, &mut basis);
+            for octaves in 1..=6 {
+                let sampled = f.ridged3_octaves::<Gradient>(p, octaves).to_bits();
+                for given in 0..=6 {
+                    assert_eq!(f.ridged3_given::<Gradient>(p, octaves, &basis[..given]).to_bits(), sampled);
+                }
+            }
+        }
     }
 
     #[test]

@@ -77,9 +77,21 @@ fn road_reach_m(flat_m: f32, reach_m: f32) -> f32 {
 /// `radius_m` of town-local point `centre`, ascending.
 #[must_use]
 pub fn buildings_near(town: &Town, centre: Vec2, skirt_m: f32, radius_m: f32) -> Vec<u32> {
+    buildings_near_among(town, 0..town.buildings.len() as u32, centre, skirt_m, radius_m)
+}
+
+/// `buildings_near` of the buildings `among` (ascending): those of them that may reach.
+#[must_use]
+pub fn buildings_near_among(
+    town: &Town,
+    among: impl IntoIterator<Item = u32>,
+    centre: Vec2,
+    skirt_m: f32,
+    radius_m: f32,
+) -> Vec<u32> {
     // A point within the radius is no farther from a box along either axis.
     let reach = APRON_M + skirt_m + radius_m;
-    (0..town.buildings.len() as u32).filter(|&b| near_box(&town.buildings[b as usize], centre, reach)).collect()
+    among.into_iter().filter(|&b| near_box(&town.buildings[b as usize], centre, reach)).collect()
 }
 
 /// The road's levelling over the buildings' `buildings`.

@@ -320,21 +320,49 @@ impl Settlements {
         let (Some(maker), Some(town)) = (self.maker.get(), self.town(site as usize)) else {
             return TownsNear::Nothing;
         };
+        match self.local_bound(site, centre, angle) {
+            Some((p, radius_m)) => TownsNear::One {
+                site,
+                buildings: level::buildings_near(town, p, maker.recipe.skirt_m, radius_m),
+                road: level::road_near(town, p, &maker.recipe, radius_m),
+            },
+            None => TownsNear::Everything,
+        }
+    }
+
+    /// `near` for the directions within `angle` radians of unit direction
+    /// `centre`, a part of the bound `region` was made for: of a town's
+    /// buildings and road, only those that may reach the part (the same result).
+    #[must_use]
+    pub fn narrow(&self, region: &TownsNear, centre: Vec3, angle: f32) -> TownsNear {
+        let TownsNear::One { site, buildings, road } = region else { return region.clone() };
+        let (Some(maker), Some(town)) = (self.maker.get(), self.town(*site as usize)) else { return region.clone() };
+        match self.local_bound(*site, centre, angle) {
+            Some((p, radius_m)) => TownsNear::One {
+                site: *site,
+                buildings: level::buildings_near_among(
+                    town,
+                    buildings.iter().copied(),
+                    p,
+                    maker.recipe.skirt_m,
+                    radius_m,
+                ),
+                road: *road && level::road_near(town, p, &maker.recipe, radius_m),
+            },
+            None => region.clone(),
+        }
+    }
+
+    /// The town-local point of `centre` in site `site`'s frame and a radius
+    /// there that holds every direction within `angle` of it, where the
+    /// town-local map stretches little enough to bound.
+    fn local_bound(&self, site: u32, centre: Vec3, angle: f32) -> Option<(glam::Vec2, f32)> {
         let frame = &self.frames[site as usize];
         // The town-local map stretches by up to 1/k² where the bound's
         // directions are k = cos(angle from the town's centre) off it.
         let k = libm::cosf(sites::angle(centre, frame.centre) + angle);
-        match level::local_point(frame, centre) {
-            Some(p) if k > 0.6 => {
-                let radius_m = angle * self.data.radius_m / (k * k) * 1.01 + 1.0;
-                TownsNear::One {
-                    site,
-                    buildings: level::buildings_near(town, p, maker.recipe.skirt_m, radius_m),
-                    road: level::road_near(town, p, &maker.recipe, radius_m),
-                }
-            }
-            _ => TownsNear::Everything,
-        }
+        let p = level::local_point(frame, centre).filter(|_| k > 0.6)?;
+        Some((p, angle * self.data.radius_m / (k * k) * 1.01 + 1.0))
     }
 
     /// `levelling_at` for a direction of the bound `near` was made for (the same result).

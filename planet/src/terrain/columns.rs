@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::Terrain;
 use super::climate::{Ground, ground, mix, moisture, temperature_c};
 use super::fields::CoarseFields;
-use super::lattice::{Window, near_cube_corner};
+use super::lattice::{LATTICE, Window, near_cube_corner};
 use crate::geometry::{RegionKey, WINDOW};
 use crate::layout::LayoutNear;
 use crate::settlements::TownsNear;
@@ -127,20 +127,32 @@ impl RegionNear {
 }
 
 impl Terrain {
-    /// What may reach the columns at `directions` (unit): their bound's
-    /// centre and the largest angle from it to one of them.
+    /// What may reach the columns at `directions` (unit).
     fn region_near(&self, directions: impl Iterator<Item = Vec3> + Clone) -> RegionNear {
-        let centre = directions.clone().fold(Vec3::ZERO, |sum, d| sum + d).normalize_or_zero();
-        if centre == Vec3::ZERO {
-            return RegionNear::everything();
+        match bound(directions) {
+            Some((centre, angle)) => RegionNear {
+                layout: self.layout.near(centre, self.chord_m(angle)),
+                towns: self.settlements.near(centre, angle),
+            },
+            None => RegionNear::everything(),
         }
-        let widest = directions.map(|d| centre.dot(d)).fold(1.0f32, f32::min);
-        let angle = libm::acosf(widest.clamp(-1.0, 1.0));
-        RegionNear {
-            // The chord of the angle, on the base sphere.
-            layout: self.layout.near(centre, 2.0 * libm::sinf(angle * 0.5) * self.grid.radius_m),
-            towns: self.settlements.near(centre, angle),
+    }
+
+    /// What of `region` may reach the columns at `directions`, some of
+    /// those `region` was made for (the same surface).
+    fn tile_near(&self, region: &RegionNear, directions: impl Iterator<Item = Vec3> + Clone) -> RegionNear {
+        match bound(directions) {
+            Some((centre, angle)) => RegionNear {
+                layout: self.layout.narrow(&region.layout, centre, self.chord_m(angle)),
+                towns: self.settlements.narrow(&region.towns, centre, angle),
+            },
+            None => RegionNear::everything(),
         }
+    }
+
+    /// The chord of `angle` radians on the base sphere, metres.
+    fn chord_m(&self, angle: f32) -> f32 {
+        2.0 * libm::sinf(angle * 0.5) * self.grid.radius_m
     }
 
     /// The 2D surface at `d` from its smooth fields, in the ladder's order
@@ -158,7 +170,8 @@ impl Terrain {
     ) -> Relief {
         let t = &self.recipe.terrain;
         let ridges = if coarse.mountain > 0.0 {
-            self.fields.ridges(d, cell_m) * coarse.mountain * t.mountains.height_m
+            let basis = &coarse.ridge_basis[..self.fields.ridge_lattice_octaves(self.node_cell_m_for(cell_m))];
+            self.fields.ridges_from(d, cell_m, basis) * coarse.mountain * t.mountains.height_m
         } else {
             0.0
         };
@@ -185,19 +198,44 @@ impl Terrain {
         }
     }
 
-    /// The smooth fields at `d` with the belts' stamps: their height on the
-    /// elevation, their weight as the mountain mask.
+    /// The smooth fields at `d` with the belts' stamps (their height on the
+    /// elevation, their weight as the mountain mask), for a column of cells
+    /// `cell_m` wide: with the ridges' long octaves where a stamp stands.
     #[must_use]
     pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
-        self.coarse_near(&RegionNear::everything(), d, cell_m)
+        let mut c = self.coarse_near(&RegionNear::everything(), d, cell_m, 0);
+        if c.mountain > 0.0 {
+            let octaves = self.fields.ridge_lattice_octaves(self.node_cell_m_for(cell_m));
+            c.ridge_basis = self.fields.ridge_basis(d, octaves);
+        }
+        c
     }
 
-    /// `coarse` for a point of the bound `near` was made for (the same result).
-    fn coarse_near(&self, near: &RegionNear, d: Vec3, cell_m: f32) -> CoarseFields {
+    /// The smooth fields at lattice node `d`, `node_cell_m` from the next,
+    /// with the ridges' long octaves (whether a stamp stands there or not:
+    /// the columns between it and a node on a stamp read them).
+    #[must_use]
+    pub fn node_coarse(&self, d: Vec3, node_cell_m: f32) -> CoarseFields {
+        let octaves = self.fields.ridge_lattice_octaves(node_cell_m);
+        self.coarse_near(&RegionNear::everything(), d, node_cell_m, octaves)
+    }
+
+    /// The spacing of the lattice nodes that columns `cell_m` wide are
+    /// interpolated from.
+    fn node_cell_m_for(&self, cell_m: f32) -> f32 {
+        LATTICE as f32 * cell_m
+    }
+
+    /// `coarse` for a point of the bound `near` was made for (the same
+    /// result), with the basis of the ridges' first `ridge_octaves` octaves.
+    fn coarse_near(&self, near: &RegionNear, d: Vec3, cell_m: f32, ridge_octaves: usize) -> CoarseFields {
         let mut c = self.fields.coarse(d, cell_m);
         let s = self.layout.stamps_near(&near.layout, d);
         c.elevation_m += s.height_m;
         c.mountain = s.weight;
+        if ridge_octaves > 0 {
+            c.ridge_basis = self.fields.ridge_basis(d, ridge_octaves);
+        }
         c
     }
 
@@ -233,8 +271,9 @@ impl Terrain {
     }
 
     /// The 2D pass, its columns reading only the river segments and towns
-    /// that reach the region (`near`) or everything (the same field: tested).
-    fn columns_reading(&self, key: RegionKey, near: bool) -> ColumnField {
+    /// that reach the region and their tile (`read_near`) or everything (the
+    /// same field: tested).
+    fn columns_reading(&self, key: RegionKey, read_near: bool) -> ColumnField {
         let lod = key.lod;
         let cell_m = self.grid.cell_m(lod);
         let node_cell_m = self.node_cell_m(lod);
@@ -242,23 +281,41 @@ impl Terrain {
         // A 38² window: one column of margin around the 36² sample window, for slopes.
         let window = Window::new(&self.grid, key, 3);
         // The bound of the columns and the lattice nodes around them.
-        let near = if near {
+        let near = if read_near {
             self.region_near(window.sites.iter().map(|s| s.direction).chain(window.node_directions.iter().copied()))
         } else {
             RegionNear::everything()
         };
-        let nodes: Vec<[f32; CoarseFields::COUNT]> =
-            window.node_directions.iter().map(|&d| self.coarse_near(&near, d, node_cell_m).to_array()).collect();
+        // The ridges' long octaves at every node, where a stamp may stand on a column.
+        let ridge_octaves =
+            if near.layout.may_hold_stamps() { self.fields.ridge_lattice_octaves(node_cell_m) } else { 0 };
+        let nodes: Vec<[f32; CoarseFields::COUNT]> = window
+            .node_directions
+            .iter()
+            .map(|&d| self.coarse_near(&near, d, node_cell_m, ridge_octaves).to_array())
+            .collect();
         let margin_m = 2.0 * cell_m;
+        let wide = window.side;
+        // What reaches each tile of the window, tiles x fastest.
+        let across = wide.div_ceil(TILE);
+        let tile_nears: Vec<RegionNear> = (0..across * across)
+            .map(|t| {
+                let (rows, columns) = (tile_span(t / across, wide), tile_span(t % across, wide));
+                let sites = &window.sites;
+                let directions = rows.flat_map(|b| columns.clone().map(move |a| sites[b * wide + a].direction));
+                if read_near { self.tile_near(&near, directions) } else { RegionNear::everything() }
+            })
+            .collect();
         let reliefs: Vec<Relief> = window
             .sites
             .iter()
-            .map(|s| {
+            .enumerate()
+            .map(|(i, s)| {
+                let tile = &tile_nears[(i / wide / TILE) * across + i % wide / TILE];
                 let coarse = CoarseFields::from_array(Window::interpolate(s, &nodes));
-                self.relief(&near, s.direction, coarse, cell_m, margin_m)
+                self.relief(tile, s.direction, coarse, cell_m, margin_m)
             })
             .collect();
-        let wide = window.side;
         let sea = if r.sea.enabled { r.sea.level_m } else { 0.0 };
         let mut columns = Vec::with_capacity(WINDOW * WINDOW);
         for b in 1..wide - 1 {
@@ -351,6 +408,26 @@ impl Terrain {
             ground: self.column_ground(&relief, temperature, wet, surface - sea, 0.0),
         }
     }
+}
+
+/// Columns along a side of a tile: each tile of a window reads only what of
+/// its region's river segments and town buildings may reach it.
+const TILE: usize = 8;
+
+/// The columns (or rows) of tile `i` along a window `side` columns wide.
+fn tile_span(i: usize, side: usize) -> std::ops::Range<usize> {
+    i * TILE..((i + 1) * TILE).min(side)
+}
+
+/// The bound of `directions` (unit): their centre and the largest angle
+/// from it to one of them; `None` where they have no centre.
+fn bound(directions: impl Iterator<Item = Vec3> + Clone) -> Option<(Vec3, f32)> {
+    let centre = directions.clone().fold(Vec3::ZERO, |sum, d| sum + d).normalize_or_zero();
+    if centre == Vec3::ZERO {
+        return None;
+    }
+    let widest = directions.map(|d| centre.dot(d)).fold(1.0f32, f32::min);
+    Some((centre, libm::acosf(widest.clamp(-1.0, 1.0))))
 }
 
 /// The 2D ground around one place, for many directions near it: what may

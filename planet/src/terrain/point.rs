@@ -129,7 +129,7 @@ impl PointDensity<'_> {
         let direction = self.direction(x as f32, y as f32);
         let node = Node {
             direction,
-            coarse: t.coarse(direction, self.node_cell_m).to_array(),
+            coarse: t.node_coarse(direction, self.node_cell_m).to_array(),
             floor_r: t.recipe.radius_m + t.elevation_m(direction, self.node_cell_m) - t.grid.shell_below_m,
         };
         self.nodes.insert((x, y), node);

@@ -217,9 +217,17 @@ fn a_planted_drowned_planet_is_flagged_and_comes_first_on_the_contact_sheet() {
     let sheet = common::text(&read(&report.join("index.html")));
     let rows: Vec<&str> = sheet.split("<tr id=\"").skip(1).collect();
     assert_eq!(rows.len(), 8);
-    assert!(rows[0].starts_with("s3-p1\"") && rows[0].contains("class=\"flagged\""), "{}", rows[0]);
-    assert!(rows[1].starts_with("s4-p1\"") && rows[1].contains("class=\"flagged\""), "{}", rows[1]);
-    assert!(!rows[2].contains("class=\"flagged\""));
+    // Flagged rows come first. Beside the drowned planets only a timing flag
+    // may fire (slow-generate, on a busy machine), so that is allowed.
+    let flagged: Vec<bool> = rows.iter().map(|r| r.contains("class=\"flagged\"")).collect();
+    assert!(flagged.windows(2).all(|w| w[0] >= w[1]), "flagged rows first: {flagged:?}");
+    for id in ["s3-p1\"", "s4-p1\""] {
+        let row = rows.iter().find(|r| r.starts_with(id)).unwrap_or_else(|| panic!("no row {id}"));
+        assert!(row.contains("class=\"flagged\"") && row.contains("no-land"), "{row}");
+    }
+    for row in rows.iter().filter(|r| r.contains("class=\"flagged\"") && !r.contains("-p1\"")) {
+        assert!(row.contains("slow-generate") && !row.contains("no-land"), "only a timing flag: {row}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::Terrain;
 use super::climate::{Ground, ground, mix, moisture, temperature_c};
 use super::fields::CoarseFields;
-use super::lattice::{LATTICE, Window, near_cube_corner};
+use super::lattice::{Window, near_cube_corner};
 use crate::geometry::{RegionKey, WINDOW};
 use crate::layout::LayoutNear;
 use crate::settlements::TownsNear;
@@ -170,7 +170,7 @@ impl Terrain {
     ) -> Relief {
         let t = &self.recipe.terrain;
         let ridges = if coarse.mountain > 0.0 {
-            let basis = &coarse.ridge_basis[..self.fields.ridge_lattice_octaves(self.node_cell_m_for(cell_m))];
+            let basis = &coarse.ridge_basis[..self.fields.ridge_lattice_octaves(Self::node_spacing_m(cell_m))];
             self.fields.ridges_from(d, cell_m, basis) * coarse.mountain * t.mountains.height_m
         } else {
             0.0
@@ -205,7 +205,7 @@ impl Terrain {
     pub fn coarse(&self, d: Vec3, cell_m: f32) -> CoarseFields {
         let mut c = self.coarse_near(&RegionNear::everything(), d, cell_m, 0);
         if c.mountain > 0.0 {
-            let octaves = self.fields.ridge_lattice_octaves(self.node_cell_m_for(cell_m));
+            let octaves = self.fields.ridge_lattice_octaves(Self::node_spacing_m(cell_m));
             c.ridge_basis = self.fields.ridge_basis(d, octaves);
         }
         c
@@ -218,12 +218,6 @@ impl Terrain {
     pub fn node_coarse(&self, d: Vec3, node_cell_m: f32) -> CoarseFields {
         let octaves = self.fields.ridge_lattice_octaves(node_cell_m);
         self.coarse_near(&RegionNear::everything(), d, node_cell_m, octaves)
-    }
-
-    /// The spacing of the lattice nodes that columns `cell_m` wide are
-    /// interpolated from.
-    fn node_cell_m_for(&self, cell_m: f32) -> f32 {
-        LATTICE as f32 * cell_m
     }
 
     /// `coarse` for a point of the bound `near` was made for (the same

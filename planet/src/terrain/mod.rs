@@ -111,7 +111,15 @@ impl Terrain {
     /// `node_cell_m` of a planet of `grid`.
     #[must_use]
     pub fn lattice_cell_m(grid: &PlanetGrid, lod: u8) -> f32 {
-        LATTICE as f32 * grid.cell_m(lod)
+        Self::node_spacing_m(grid.cell_m(lod))
+    }
+
+    /// The spacing of the lattice nodes that columns `cell_m` wide are
+    /// interpolated from (one formula, so a column and its nodes agree on
+    /// what the nodes hold).
+    #[must_use]
+    pub(crate) fn node_spacing_m(cell_m: f32) -> f32 {
+        LATTICE as f32 * cell_m
     }
 
     /// The region at `lod` holding the surface at direction `d`.

@@ -40,6 +40,11 @@ pub fn distance_to(grid: &PlanGrid, source: impl Fn(Cell) -> bool, cap: f32) -> 
             }
             let at = grid.centre(c);
             for m in grid.neighbours(c) {
+                // A step is at least one unit: a neighbour already this near
+                // needs no square root.
+                if dist[m as usize] <= d + 1 {
+                    continue;
+                }
                 let step = ((grid.distance_m(at, grid.centre(m)) * UNIT) as u32).clamp(1, ring as u32 - 1);
                 let next = d + step;
                 if next < dist[m as usize] {

@@ -10,7 +10,7 @@
 
 use glam::Vec3;
 
-use crate::geometry::{Face, GridPoint, PlanetGrid, face_coords};
+use crate::geometry::{Face, GridPoint, PlanetGrid, direction_warped, face_coords, warp};
 
 /// Cells along each side of a face.
 pub const PLAN_CELLS: i32 = 256;
@@ -25,11 +25,16 @@ pub struct PlanGrid {
     lod: u8,
     /// Unit direction of every cell's centre.
     centres: Vec<Vec3>,
-    /// Every cell's eight neighbours in `OFFSETS` order (`NO_CELL` beyond a
-    /// cube corner): the floods, distances and walks read them millions of
-    /// times, so they are worked out once.
-    neighbours: Vec<[Cell; 8]>,
+    /// The eight neighbours (in `OFFSETS` order, `NO_CELL` beyond a cube
+    /// corner) of every cell on a face's border, `BORDER` a face, worked out
+    /// once. Inside a face they are index arithmetic: the floods, distances
+    /// and walks ask millions of times, in an order that jumps about the
+    /// grid, and a table of every cell's ring (12 MiB) misses the cache.
+    border: Vec<[Cell; 8]>,
 }
+
+/// Border cells of a face: its outer ring of cells.
+const BORDER: usize = 4 * (PLAN_CELLS as usize - 1);
 
 /// No cell (a neighbour beyond a cube corner).
 const NO_CELL: Cell = Cell::MAX;
@@ -44,22 +49,26 @@ impl PlanGrid {
         let lod = grid.max_lod.saturating_sub(3);
         debug_assert_eq!(grid.cells_across(lod), PLAN_CELLS, "every valid radius has max_lod >= 3");
         let n = PLAN_CELLS;
+        // Each row's and column's warped coordinate once (the same bits as
+        // `direction` at every centre).
+        let warped: Vec<f32> = (0..n).map(|i| warp((2 * i + 1) as f32 / n as f32 - 1.0)).collect();
         let mut centres = Vec::with_capacity(6 * (n * n) as usize);
         for face in Face::ALL {
-            for y in 0..n {
-                for x in 0..n {
-                    let (u, v) = ((2 * x + 1) as f32 / n as f32 - 1.0, (2 * y + 1) as f32 / n as f32 - 1.0);
-                    centres.push(crate::geometry::direction(face, u, v));
-                }
+            for &wv in &warped {
+                centres.extend(warped.iter().map(|&wu| direction_warped(face, wu, wv)));
             }
         }
-        let mut out = Self { grid: grid.clone(), lod, centres, neighbours: Vec::new() };
-        out.neighbours = (0..out.centres.len() as Cell)
-            .map(|c| {
-                let (face, x, y) = Self::coords(c);
-                OFFSETS.map(|(dx, dy)| out.cell_at(face, x + dx, y + dy).unwrap_or(NO_CELL))
-            })
-            .collect();
+        let mut out = Self { grid: grid.clone(), lod, centres, border: Vec::new() };
+        let last = PLAN_CELLS - 1;
+        let mut border = vec![[NO_CELL; 8]; 6 * BORDER];
+        for face in Face::ALL {
+            let rows = (0..PLAN_CELLS).flat_map(|x| [(x, 0), (x, last)]);
+            let columns = (1..last).flat_map(|y| [(0, y), (last, y)]);
+            for (x, y) in rows.chain(columns) {
+                border[usize::from(face.index()) * BORDER + Self::border_slot(x, y)] = out.worked_out_ring(face, x, y);
+            }
+        }
+        out.border = border;
         out
     }
 
@@ -144,23 +153,39 @@ impl PlanGrid {
     }
 
     /// The eight neighbours of `c` in `OFFSETS` order (`NO_CELL` beyond a
-    /// cube corner): from the table, or worked out once it is forgotten.
+    /// cube corner): index steps inside a face, the table on its border.
     #[inline]
     fn ring(&self, c: Cell) -> [Cell; 8] {
-        match self.neighbours.get(c as usize) {
-            Some(&ring) => ring,
-            None => {
-                let (face, x, y) = Self::coords(c);
-                OFFSETS.map(|(dx, dy)| self.cell_at(face, x + dx, y + dy).unwrap_or(NO_CELL))
-            }
+        let n = PLAN_CELLS as u32;
+        let (x, y) = (c % n, (c / n) % n);
+        if x == 0 || y == 0 || x == n - 1 || y == n - 1 {
+            let face = (c / (n * n)) as usize;
+            return self.border[face * BORDER + Self::border_slot(x as i32, y as i32)];
         }
+        [c + 1, c - 1, c + n, c - n, c + n + 1, c + n - 1, c - n + 1, c - n - 1]
     }
 
-    /// Frees the neighbour table (12 MiB): the floods and walks that read
-    /// it millions of times are over once a layout is made, and the few
-    /// neighbours asked for later are worked out as they are asked for.
-    pub fn forget_neighbours(&mut self) {
-        self.neighbours = Vec::new();
+    /// A border cell's place among its face's `BORDER`: the bottom row, the
+    /// top row, then the left and right columns between them.
+    #[inline]
+    fn border_slot(x: i32, y: i32) -> usize {
+        let last = PLAN_CELLS - 1;
+        let slot = if y == 0 {
+            x
+        } else if y == last {
+            PLAN_CELLS + x
+        } else if x == 0 {
+            2 * PLAN_CELLS + y - 1
+        } else {
+            2 * PLAN_CELLS + last - 1 + y - 1
+        };
+        slot as usize
+    }
+
+    /// The eight neighbours of (x, y) of `face`, across edges through the
+    /// region grid's frames.
+    fn worked_out_ring(&self, face: Face, x: i32, y: i32) -> [Cell; 8] {
+        OFFSETS.map(|(dx, dy)| self.cell_at(face, x + dx, y + dy).unwrap_or(NO_CELL))
     }
 
     /// The cell holding direction `d`.
@@ -282,16 +307,29 @@ impl Walker {
 mod tests {
     use super::*;
 
-    /// Once the table is forgotten, every cell's neighbours are worked out
-    /// the same, across face edges and beside cube corners too.
+    /// Centres made from warped rows and columns are `direction`'s, bit for bit.
     #[test]
-    fn forgotten_neighbours_are_worked_out_the_same() {
-        let table = PlanGrid::new(&PlanetGrid::of_radius(2600.0));
-        let mut forgetful = table.clone();
-        forgetful.forget_neighbours();
-        assert!(forgetful.neighbours.is_empty());
-        for c in 0..table.len() as Cell {
-            assert_eq!(table.neighbour_ring(c), forgetful.neighbour_ring(c), "cell {c}");
+    fn centres_are_the_directions_of_the_cells() {
+        let grid = PlanGrid::new(&PlanetGrid::of_radius(2600.0));
+        let n = PLAN_CELLS as f32;
+        for c in 0..grid.len() as Cell {
+            let (face, x, y) = PlanGrid::coords(c);
+            let (u, v) = ((2 * x + 1) as f32 / n - 1.0, (2 * y + 1) as f32 / n - 1.0);
+            assert_eq!(grid.centre(c), crate::geometry::direction(face, u, v), "cell {c}");
         }
+    }
+
+    /// Every cell's ring, by index steps inside a face or from the border
+    /// table, is its offsets' cells as `cell_at` works them out: across face
+    /// edges and beside cube corners too, on every face.
+    #[test]
+    fn rings_are_the_offsets_cells() {
+        let grid = PlanGrid::new(&PlanetGrid::of_radius(2600.0));
+        for c in 0..grid.len() as Cell {
+            let (face, x, y) = PlanGrid::coords(c);
+            assert_eq!(grid.ring(c), grid.worked_out_ring(face, x, y), "cell {c}");
+        }
+        let corners = (0..grid.len() as Cell).filter(|&c| grid.ring(c).contains(&NO_CELL)).count();
+        assert_eq!(corners, 6 * 4, "each face's four corner cells miss one neighbour");
     }
 }

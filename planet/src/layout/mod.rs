@@ -383,8 +383,6 @@ impl Layout {
             }
         }
         let coast_m = data.coast.iter().map(|&b| f32::from(b) * COAST_STEP_M).collect();
-        let mut grid = grid;
-        grid.forget_neighbours();
         Self { data, grid, stamp_index, channels, lake_over: grown, coast_m }
     }
 

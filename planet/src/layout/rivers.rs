@@ -144,30 +144,28 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
     // The sea may stand over every cell (a drowned planet): its level needs a bucket too.
     let highest = height.iter().copied().fold(f32::MIN, f32::max).max(sea_level.unwrap_or(f32::MIN));
     let bucket_of = |level: f32| ((level - lowest) * 100.0) as usize;
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); bucket_of(highest) + 2];
+    let mut queue = BucketQueue::new(bucket_of(highest) + 2, n);
     if let Some(level) = sea_level {
         for c in 0..n {
             if height[c] < level {
                 sea[c] = true;
                 filled[c] = level;
                 done[c] = true;
-                buckets[bucket_of(level)].push(c as u32);
+                queue.push(bucket_of(level), c as u32);
             }
         }
     }
-    if buckets.iter().all(Vec::is_empty) {
+    if queue.is_empty() {
         // No sea: everything drains to the lowest cell, a lake.
         let low = (0..n).min_by(|&a, &b| height[a].total_cmp(&height[b]).then(a.cmp(&b))).unwrap_or(0);
         done[low] = true;
-        buckets[bucket_of(height[low])].push(low as u32);
+        queue.push(bucket_of(height[low]), low as u32);
     }
     let mut order = Vec::with_capacity(n);
-    let mut b = 0;
-    while b < buckets.len() {
-        let mut i = 0;
-        while i < buckets[b].len() {
-            let c = buckets[b][i];
-            i += 1;
+    let last = queue.buckets() - 1;
+    for b in 0..queue.buckets() {
+        let mut at = queue.first(b);
+        while let Some(c) = at {
             order.push(c);
             let f = filled[c as usize];
             for m in grid.neighbours(c) {
@@ -179,12 +177,11 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
                 filled[m as usize] = level;
                 receiver[m as usize] = c;
                 // Never into a bucket already passed (a filled level a hair over the last).
-                let to = bucket_of(level).max(b).min(buckets.len() - 1);
-                buckets[to].push(m);
+                queue.push(bucket_of(level).clamp(b, last), m);
             }
+            // Read after the neighbours: those pushed into this bucket follow.
+            at = queue.after(c);
         }
-        buckets[b] = Vec::new();
-        b += 1;
     }
     let mut flow = vec![1.0f32; n];
     for &c in order.iter().rev() {
@@ -219,6 +216,49 @@ pub fn drain(grid: &PlanGrid, walker: &mut Walker, recipe: &PlanetRecipe, height
         lakes.push(Lake { level_m, cells });
     }
     (Drainage { receiver, flow, sea, lake }, lakes)
+}
+
+/// The flood's queue: per bucket a first-in, first-out list threaded
+/// through the cells (each cell enters the queue once), so a flood over
+/// hundreds of thousands of one-centimetre buckets allocates three arrays
+/// rather than a list per bucket.
+struct BucketQueue {
+    head: Vec<u32>,
+    tail: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl BucketQueue {
+    fn new(buckets: usize, cells: usize) -> Self {
+        Self { head: vec![NONE; buckets], tail: vec![NONE; buckets], next: vec![NONE; cells] }
+    }
+
+    fn buckets(&self) -> usize {
+        self.head.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.head.iter().all(|&h| h == NONE)
+    }
+
+    /// Appends cell `c` (never queued before) to bucket `b`.
+    fn push(&mut self, b: usize, c: u32) {
+        match self.tail[b] {
+            NONE => self.head[b] = c,
+            t => self.next[t as usize] = c,
+        }
+        self.tail[b] = c;
+    }
+
+    fn first(&self, b: usize) -> Option<u32> {
+        (self.head[b] != NONE).then_some(self.head[b])
+    }
+
+    /// The cell queued after `c` in its bucket, as the list stands now.
+    fn after(&self, c: u32) -> Option<u32> {
+        let n = self.next[c as usize];
+        (n != NONE).then_some(n)
+    }
 }
 
 /// A river's course through cells before smoothing.

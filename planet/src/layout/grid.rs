@@ -274,9 +274,23 @@ impl Walker {
         &mut self,
         grid: &PlanGrid,
         start: Cell,
-        mut inside: impl FnMut(Cell) -> bool,
+        inside: impl FnMut(Cell) -> bool,
         mut visit: impl FnMut(Cell),
     ) {
+        self.walk_while(grid, start, inside, |c| {
+            visit(c);
+            true
+        });
+    }
+
+    /// `walk`, stopping as soon as `visit` returns false; whether it ran to the end.
+    pub fn walk_while(
+        &mut self,
+        grid: &PlanGrid,
+        start: Cell,
+        mut inside: impl FnMut(Cell) -> bool,
+        mut visit: impl FnMut(Cell) -> bool,
+    ) -> bool {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.marks.fill(0);
@@ -290,7 +304,9 @@ impl Walker {
         while head < self.queue.len() {
             let c = self.queue[head];
             head += 1;
-            visit(c);
+            if !visit(c) {
+                return false;
+            }
             for n in grid.neighbours(c) {
                 if self.marks[n as usize] != g {
                     self.marks[n as usize] = g;
@@ -300,6 +316,7 @@ impl Walker {
                 }
             }
         }
+        true
     }
 }
 

@@ -138,15 +138,15 @@ fn disc(
 ) -> Option<Plot> {
     let centre = grid.centre(c);
     let radius = recipe.plots.radius_m;
-    let mut ok = true;
     let mut steepest = 0.0f32;
-    walker.walk(
+    // The first cell that is not buildable rules the disc out.
+    let ok = walker.walk_while(
         grid,
         c,
         |m| grid.distance_m(grid.centre(m), centre) <= radius + grid.cell_m() * 0.5,
         |m| {
-            ok &= buildable[m as usize];
             steepest = steepest.max(input.slope[m as usize]);
+            buildable[m as usize]
         },
     );
     ok.then(|| Plot {

@@ -31,7 +31,10 @@ impl SpatialIndex {
     /// distance from it (metres) within which a point may be in its footprint.
     pub fn build(grid: &PlanGrid, walker: &mut Walker, count: usize, footprint: impl Fn(usize) -> (Vec3, f32)) -> Self {
         let buckets = 6 * (BUCKETS * BUCKETS) as usize;
+        // (bucket, item) pairs, each once (an item's last bucket marks it),
+        // in ascending item order.
         let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut last_item = vec![u32::MAX; buckets];
         // A point within `reach` of the centre lies in a cell whose centre is
         // within reach plus a cell's half-diagonal (1.41x larger at face corners).
         let margin = grid.cell_m() * 1.5;
@@ -39,22 +42,20 @@ impl SpatialIndex {
             let (centre, reach) = footprint(i);
             let limit = reach + margin;
             let start = grid.cell_of(centre);
-            let mut last = usize::MAX;
             walker.walk(
                 grid,
                 start,
                 |c| grid.distance_m(grid.centre(c), centre) <= limit,
                 |c| {
                     let b = bucket(c);
-                    if b != last {
+                    if last_item[b] != i as u32 {
+                        last_item[b] = i as u32;
                         pairs.push((b as u32, i as u32));
-                        last = b;
                     }
                 },
             );
         }
-        pairs.sort_unstable();
-        pairs.dedup();
+        // A counting sort by bucket: stable, so each bucket's items stay ascending.
         let mut offsets = vec![0u32; buckets + 1];
         for &(b, _) in &pairs {
             offsets[b as usize + 1] += 1;
@@ -62,7 +63,13 @@ impl SpatialIndex {
         for b in 0..buckets {
             offsets[b + 1] += offsets[b];
         }
-        Self { offsets, items: pairs.into_iter().map(|(_, i)| i).collect() }
+        let mut cursor = offsets.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(b, i) in &pairs {
+            items[cursor[b as usize] as usize] = i;
+            cursor[b as usize] += 1;
+        }
+        Self { offsets, items }
     }
 
     /// The items whose footprint may hold a point of cell `c`, ascending.

@@ -14,10 +14,11 @@
 //! - Results come back over a crossbeam channel; [`JobSystem::drain`] hands
 //!   out only current ones, within a time budget.
 //! - [`JobSystem::stats`] reports queue depth and run-time percentiles per kind.
-//! - Worker threads run below normal OS priority (nice 9 on Linux), so a
-//!   frame's main thread is seldom preempted by background work on a
-//!   machine with as many workers as cores; [`WorkerPriority::Idle`] puts
-//!   them in the idle class, where they never are.
+//! - Worker threads run below normal OS priority (nice 9 in the batch class
+//!   on Linux), so a frame's main thread is not preempted when it wakes a
+//!   worker, on a machine with as many workers as cores;
+//!   [`WorkerPriority::Idle`] puts them in the idle class, where they run
+//!   only on cores nothing else wants.
 //! - With zero threads the system is single-threaded: nothing runs until
 //!   [`JobSystem::run_pending`] runs jobs on the caller, in priority order
 //!   (for tests and replay).

@@ -37,17 +37,21 @@ pub struct Completed<K, R> {
 /// Where the workers stand with the OS scheduler.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum WorkerPriority {
-    /// Below normal (nice 9 on Linux, a tenth of a normal thread's share):
-    /// background work that still gets its share beside other programs.
+    /// Below normal (nice 9 on Linux, a tenth of a normal thread's share,
+    /// in the batch class): background work that still gets its share
+    /// beside other programs, such as lavapipe's render threads. The batch
+    /// class (`SCHED_BATCH`) keeps that share, but a worker woken by a job
+    /// never preempts the running thread that woke it; only the scheduler's
+    /// tick can switch. A plain nice-9 worker did: on the descent capture
+    /// the frame's update waited 2-4 ms behind one, two preemptions a frame,
+    /// on about 1% of frames.
     #[default]
     Low,
     /// The idle class (`SCHED_IDLE` on Linux; `Low` elsewhere): workers run
     /// only on cores no normal thread wants, and neither their wakeups nor
-    /// the scheduler's tick take a core from a frame's thread. With as many
-    /// workers as cores, a nice-9 worker still does (measured on the low
-    /// pass, two cores: the streaming update's p99 1.3-1.6 ms, against
-    /// 0.9-1.05 ms in the idle class). A machine busy with other work starves
-    /// them: for a frame loop on a machine of its own.
+    /// the scheduler's tick take a core from a frame's thread. A machine
+    /// busy with other work starves them: for a frame loop on a machine of
+    /// its own.
     Idle,
 }
 
@@ -328,20 +332,26 @@ fn cancel_locked<K: Ord + Clone, R>(
 /// Sets the calling worker thread's OS priority (best effort: where the
 /// platform refuses, the worker runs at normal priority).
 fn set_worker_priority(priority: WorkerPriority) {
+    // 23 of 0..=99 maps to nice 9 on Linux (weight about a tenth of nice 0).
+    let Ok(nice_9) = thread_priority::ThreadPriorityValue::try_from(23u8) else { return };
+    let low = thread_priority::ThreadPriority::Crossplatform(nice_9);
     #[cfg(target_os = "linux")]
-    if priority == WorkerPriority::Idle {
+    {
         use thread_priority::unix::{
             NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy, thread_native_id,
         };
-        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle).is_ok() {
+        let (policy, level) = match priority {
+            WorkerPriority::Idle => (NormalThreadSchedulePolicy::Idle, thread_priority::ThreadPriority::Min),
+            // The batch class keeps the nice-9 share, but a waking worker
+            // never preempts a running thread (the kernel's wakeup
+            // preemption skips batch tasks); only the tick can switch.
+            WorkerPriority::Low => (NormalThreadSchedulePolicy::Batch, low),
+        };
+        if set_thread_priority_and_policy(thread_native_id(), level, ThreadSchedulePolicy::Normal(policy)).is_ok() {
             return;
         }
     }
-    // 23 of 0..=99 maps to nice 9 on Linux (weight about a tenth of nice 0).
-    if let Ok(value) = thread_priority::ThreadPriorityValue::try_from(23u8) {
-        let _ = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Crossplatform(value));
-    }
+    let _ = thread_priority::set_current_thread_priority(low);
 }
 
 /// Takes the most urgent waiting job and runs it; false if none was waiting.

@@ -114,6 +114,41 @@ fn idle_class_workers_run_every_job() {
     assert_eq!(got, (0..64).map(|k| (k, k * 2)).collect::<Vec<_>>());
 }
 
+/// The calling thread's scheduling policy and nice value, from
+/// `/proc/thread-self/stat` (fields 41 and 19, counted from 1).
+#[cfg(target_os = "linux")]
+fn policy_and_nice() -> (u32, i32) {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("/proc/thread-self/stat");
+    // Fields after the command name (which may hold spaces) start at field 3.
+    let fields: Vec<&str> = stat.rsplit_once(')').expect("stat has a command name").1.split_whitespace().collect();
+    (fields[41 - 3].parse().expect("policy"), fields[19 - 3].parse().expect("nice"))
+}
+
+/// Low workers are in the batch class at nice 9 (a waking worker must not
+/// preempt the frame's thread), idle ones in the idle class.
+#[cfg(target_os = "linux")]
+#[test]
+fn workers_take_their_scheduling_class() {
+    const SCHED_BATCH: u32 = 3;
+    const SCHED_IDLE: u32 = 5;
+    for (priority, policy, nice) in
+        [(WorkerPriority::Low, SCHED_BATCH, Some(9)), (WorkerPriority::Idle, SCHED_IDLE, None)]
+    {
+        let jobs: JobSystem<u32, (u32, i32)> = JobSystem::with_priority(2, priority);
+        for key in 0..8u32 {
+            jobs.submit(key, "t", Priority(0), move |_| Some(policy_and_nice()));
+        }
+        for (key, (got_policy, got_nice)) in collect(&jobs, 8) {
+            assert_eq!(got_policy, policy, "{priority:?} worker (job {key}): policy");
+            if let Some(nice) = nice {
+                assert_eq!(got_nice, nice, "{priority:?} worker (job {key}): nice");
+            }
+        }
+    }
+    // The thread that made the pools keeps its own class.
+    assert_eq!(policy_and_nice().0, 0, "the caller's policy changed");
+}
+
 #[test]
 fn a_pool_prefers_urgent_jobs() {
     // One worker, kept busy by a blocker while the others queue up.

@@ -33,8 +33,8 @@ pub struct Args {
     #[arg(long, value_parser = engine::flags::threads, value_name = "N")]
     threads: Option<usize>,
     /// Job threads' OS priority: idle (they never take a core from the
-    /// frame's thread; Linux's SCHED_IDLE) or low (nice 9, a share beside
-    /// other programs).
+    /// frame's thread; Linux's SCHED_IDLE) or low (nice 9 in the batch
+    /// class, a share beside other programs; waking one never preempts).
     #[arg(long, value_enum, value_name = "CLASS", default_value_t = Workers::Idle)]
     workers: Workers,
     /// Simulated frames per second, 1..=1000.

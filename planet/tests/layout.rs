@@ -4,7 +4,8 @@
 //! over a peak and none crossing another without joining; stamps inside
 //! their belt's mask and spaced as the recipe says; plots flat, dry, above
 //! the sea and out of rivers; the carves and stamps pure across regions and
-//! face edges; the layout stage's dump read back equal, damaged ones refused.
+//! face edges; the layout stage's dump read back equal, damaged ones refused;
+//! a layout indexed from its data reading as the one indexed as it was made.
 //! Over the five default planets and three planets of seeded systems.
 
 use std::collections::BTreeMap;
@@ -49,6 +50,43 @@ fn the_layout_is_the_same_on_any_thread_and_made_again() {
         assert_eq!(other.signature(), alone.signature());
     }
     assert_eq!(PlanetLayout::build(plan).signature(), alone.signature());
+}
+
+/// `Layout::build` indexes the layout with the plan grid and stamp index it
+/// was made on; `Layout::new` makes them again from the layout's data (a
+/// plan read from a file). Both read the same at every point: at random
+/// points, beside every stamp's peak and along every river.
+#[test]
+fn a_layout_indexed_from_its_data_reads_as_the_one_made_with_it() {
+    let plans = planets();
+    for plan in [&plans[1], &plans[3], &plans[6]] {
+        let made = Layout::build(plan);
+        let again = Layout::new(PlanetLayout::build(plan));
+        let mut points: Vec<Vec3> = (0..2_000u32)
+            .map(|i| {
+                let h = |k: u32| (i.wrapping_mul(2_654_435_761).wrapping_add(k.wrapping_mul(40_503)) % 10_007) as f32;
+                Vec3::new(h(1) / 5_003.5 - 1.0, h(2) / 5_003.5 - 1.0, h(3) / 5_003.5 - 1.0).normalize_or(Vec3::X)
+            })
+            .collect();
+        let nudge = 0.3 / made.grid().radius_m();
+        points.extend(made.data.stamps.iter().flat_map(|s| [s.centre, (s.centre + s.axis * nudge).normalize()]));
+        points.extend(made.data.rivers.iter().flat_map(|r| r.points.iter().map(|p| p.direction)));
+        let (mut in_stamps, mut in_rivers) = (0, 0);
+        for d in points {
+            let ground_m = made.stamps_at(d).height_m;
+            assert_eq!(made.stamps_at(d), again.stamps_at(d), "planet {}: stamps at {d}", plan.index);
+            let column = made.column_at(d, ground_m, 1.0);
+            assert_eq!(column, again.column_at(d, ground_m, 1.0), "planet {}: column at {d}", plan.index);
+            assert_eq!(made.lake_at(d), again.lake_at(d), "planet {}: lake at {d}", plan.index);
+            in_stamps += usize::from(ground_m != 0.0);
+            in_rivers += usize::from(column.river.valley > 0.0);
+        }
+        assert!(
+            in_stamps > 0 && in_rivers > 0,
+            "planet {}: {in_stamps} points in stamps, {in_rivers} by rivers",
+            plan.index
+        );
+    }
 }
 
 #[test]

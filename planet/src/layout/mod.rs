@@ -103,8 +103,14 @@ impl PlanetLayout {
     /// The layout, calling `done(part)` as each of `PARTS` finishes (so a
     /// caller with a clock can time them; this crate has none).
     pub fn build_observed(plan: &PlanetPlan, done: &mut dyn FnMut(&'static str)) -> Self {
+        Self::build_with_scaffold(plan, done).0
+    }
+
+    /// The layout and what indexing it needs again (`Layout::build` keeps
+    /// them rather than making them a second time).
+    fn build_with_scaffold(plan: &PlanetPlan, done: &mut dyn FnMut(&'static str)) -> (Self, Scaffold) {
         let recipe = &plan.recipe;
-        let grid = PlanGrid::new(&PlanetGrid::new(recipe));
+        let grid = PlanGrid::new(&PlanetGrid::of_radius(recipe.radius_m));
         let fields = Fields::new(plan.seed, recipe);
         let mut walker = Walker::new(grid.len());
         // The height with the octaves the regions' smooth fields keep at LOD 0
@@ -158,7 +164,7 @@ impl PlanetLayout {
             plots::PlotInputs { height: &height, slope: &slope, drainage: &drainage, water: &water, river: &river };
         let plot_list = plots::plots(&grid, &mut walker, recipe, &inputs);
         done("plots");
-        Self {
+        let data = Self {
             cells_per_face: PLAN_CELLS as u32,
             radius_m: recipe.radius_m,
             valley_m: recipe.terrain.rivers.valley_m,
@@ -169,7 +175,8 @@ impl PlanetLayout {
             lakes,
             plots: plot_list,
             coast: coast_m.iter().map(|&d| coast::to_byte(d)).collect(),
-        }
+        };
+        (data, Scaffold { grid, walker, stamp_index })
     }
 
     /// The layout's signature (its golden hash).
@@ -339,6 +346,16 @@ impl std::fmt::Debug for Layout {
     }
 }
 
+/// What making a layout builds that indexing it needs too: the plan grid
+/// (about 9 ms a planet), the walker's marks and the stamps' index, the same
+/// whether made with the layout or again from its data (the plan grid does
+/// not depend on the shell, so `of_radius` serves both).
+struct Scaffold {
+    grid: PlanGrid,
+    walker: Walker,
+    stamp_index: SpatialIndex,
+}
+
 fn stamp_index(grid: &PlanGrid, walker: &mut Walker, stamps: &[Stamp]) -> SpatialIndex {
     SpatialIndex::build(grid, walker, stamps.len(), |i| (stamps[i].centre, stamps[i].radius_m))
 }
@@ -351,7 +368,8 @@ impl Layout {
     /// The layout of `plan` with its indexes.
     #[must_use]
     pub fn build(plan: &PlanetPlan) -> Self {
-        Self::new(PlanetLayout::build(plan))
+        let (data, scaffold) = PlanetLayout::build_with_scaffold(plan, &mut |_| {});
+        Self::with_scaffold(data, scaffold)
     }
 
     /// Indexes `data` (checked by `PlanetLayout::problems` where it was read from a file).
@@ -360,6 +378,11 @@ impl Layout {
         let grid = PlanGrid::new(&PlanetGrid::of_radius(data.radius_m));
         let mut walker = Walker::new(grid.len());
         let stamp_index = stamp_index(&grid, &mut walker, &data.stamps);
+        Self::with_scaffold(data, Scaffold { grid, walker, stamp_index })
+    }
+
+    fn with_scaffold(data: PlanetLayout, scaffold: Scaffold) -> Self {
+        let Scaffold { grid, mut walker, stamp_index } = scaffold;
         let channels = Channels::new(&grid, &mut walker, &data.rivers, data.valley_m);
         let mut lake_over = vec![rivers::NONE; grid.len()];
         for (i, lake) in data.lakes.iter().enumerate() {

@@ -49,13 +49,14 @@ pub struct BuiltRegion {
 
 impl BuiltRegion {
     /// Heap bytes the region holds as the cache keeps it: its own block
-    /// behind an `Arc` (the struct and the `Arc`'s two counts) and the
-    /// allocated capacity of every buffer its parts own, indices at their
-    /// width. `tests/region_bytes.rs` checks it against a counting allocator.
+    /// behind an `Arc` (the struct and the `Arc`'s two counts, as the
+    /// allocator rounds it: `planet::heap::block_bytes`) and the allocated
+    /// capacity of every buffer its parts own, indices at their width (each
+    /// fills its block once built: `fit_to_blocks`). `tests/region_bytes.rs`
+    /// checks it against a counting allocator.
     #[must_use]
     pub fn bytes(&self) -> usize {
-        size_of::<Self>()
-            + 2 * size_of::<usize>()
+        planet::heap::block_bytes(size_of::<Self>() + 2 * size_of::<usize>())
             + self.mesh.heap_bytes()
             + self.collider.as_ref().map_or(0, Collider::bytes)
             + self.navmesh.as_ref().map_or(0, NavMesh::bytes)
@@ -66,16 +67,30 @@ impl BuiltRegion {
     /// what the cache keeps of a region the camera has left.
     #[must_use]
     pub fn without_physics(&self) -> Self {
-        Self { physics: false, collider: None, navmesh: None, ..self.clone() }
+        let mut light = Self {
+            key: self.key,
+            mesh: self.mesh.clone(),
+            voxels: self.voxels,
+            stamp: self.stamp,
+            physics: false,
+            collider: None,
+            navmesh: None,
+            scatter: self.scatter.clone(),
+            times: self.times,
+        };
+        // A clone's buffers are exactly as long as the originals, not their blocks.
+        light.fit_to_blocks();
+        light
     }
 
-    /// Frees every buffer's capacity beyond its length: the stages grow
-    /// their buffers as they go, and a region is kept far longer than built.
-    pub fn shrink_to_fit(&mut self) {
-        self.mesh.shrink_to_fit();
-        self.collider.as_mut().map(Collider::shrink_to_fit);
-        self.navmesh.as_mut().map(NavMesh::shrink_to_fit);
-        self.scatter.as_mut().map(Scatter::shrink_to_fit);
+    /// Trims every buffer to fill its allocator block (`planet::heap`):
+    /// the stages grow their buffers as they go, a region is kept far
+    /// longer than built, and what it holds is then what it counts.
+    pub fn fit_to_blocks(&mut self) {
+        self.mesh.fit_to_blocks();
+        self.collider.as_mut().map(Collider::fit_to_blocks);
+        self.navmesh.as_mut().map(NavMesh::fit_to_blocks);
+        self.scatter.as_mut().map(Scatter::fit_to_blocks);
     }
 }
 
@@ -271,7 +286,7 @@ fn finish(
         scatter: Some(chain.take_value(&stages::SCATTER)?),
         times,
     };
-    built.shrink_to_fit();
+    built.fit_to_blocks();
     Some(built)
 }
 

@@ -1,20 +1,24 @@
 //! What a region keeps, counted: `BuiltRegion::bytes`, which the region
 //! cache's budget sums, against a counting allocator (`stats_alloc`) over
 //! random regions of every planet and LOD, face edges and corners among
-//! them, to the byte, built with their physics and without; and physics
-//! given to a region later are the ones a whole build makes. The one test
-//! of this binary owns the allocator's count: no other thread allocates
-//! while it measures.
+//! them, to the byte, built with their physics and without; every buffer
+//! a region keeps fills the allocator block its length needs
+//! (`planet::heap`), so the bytes asked for are the bytes held; and
+//! physics given to a region later are the ones a whole build makes. The
+//! one test of this binary owns the allocator's count: no other thread
+//! allocates while it measures.
 
 use std::alloc::System;
 use std::sync::Arc;
 
-use engine::{PlanetBuilder, RegionBuilder};
+use engine::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use jobs::CancelToken;
 use planet::PlannedSystem;
 use planet::edit::RegionEdits;
 use planet::geometry::seam_biased_direction;
 use planet::hash::HashStream;
+use planet::heap::{block_bytes, block_capacity};
+use planet::mesh::{Indices, MeshPart};
 use planet::physics::{Collider, NavMesh};
 use planet::terrain::Terrain;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
@@ -46,8 +50,10 @@ fn a_regions_bytes_are_what_it_holds() {
             assert!(region.physics && region.collider.is_some() && region.navmesh.is_some());
             let change = counting.change();
             // (A reallocation counts as the new block allocated and the old one freed.)
-            let kept = change.bytes_allocated - change.bytes_deallocated;
+            let kept = change.bytes_allocated - change.bytes_deallocated + ARC_ROUNDING;
             let bytes = region.bytes();
+            let loose = loose_buffers(&region);
+            assert!(loose.is_empty(), "{key}: buffers that do not fill their blocks: {loose:?}");
             if kept.abs_diff(bytes) > worst.0.abs_diff(worst.1) {
                 worst = (kept, bytes);
             }
@@ -61,7 +67,9 @@ fn a_regions_bytes_are_what_it_holds() {
                 builder.build_with(key, &RegionEdits::default(), false, &CancelToken::new()).expect("not cancelled"),
             );
             let change = counting.change();
-            let kept = change.bytes_allocated - change.bytes_deallocated;
+            let kept = change.bytes_allocated - change.bytes_deallocated + ARC_ROUNDING;
+            let loose = loose_buffers(&light);
+            assert!(loose.is_empty(), "{key}: without physics, buffers that do not fill their blocks: {loose:?}");
             assert_eq!(
                 kept,
                 light.bytes(),
@@ -69,6 +77,12 @@ fn a_regions_bytes_are_what_it_holds() {
                 light.bytes()
             );
             assert!(!light.physics && light.collider.is_none() && light.navmesh.is_none());
+            // What the cache keeps of a region the camera has left: the same.
+            let dropped = region.without_physics();
+            let loose = loose_buffers(&dropped);
+            assert!(loose.is_empty(), "{key}: its physics dropped, buffers that do not fill their blocks: {loose:?}");
+            assert_eq!(dropped.bytes(), light.bytes(), "{key}: its physics dropped");
+            drop(dropped);
             (light_counted, light_held) = (light_counted + light.bytes(), light_held + kept);
             let given =
                 builder.add_physics(&light, &RegionEdits::default(), &CancelToken::new()).expect("not cancelled");
@@ -107,6 +121,55 @@ fn a_regions_bytes_are_what_it_holds() {
     // To the byte: a buffer `bytes` leaves out shows here.
     assert_eq!(worst.0, worst.1, "a region holds {} bytes but counts {}", worst.0, worst.1);
     assert_eq!(held, counted, "regions hold {held} bytes but count {counted}");
+}
+
+/// What the allocator adds to the `Arc` block that holds a region (the
+/// struct and two counts), which `bytes` counts as the block it takes.
+const ARC_ROUNDING: usize = block_bytes(ARC) - ARC;
+const ARC: usize = size_of::<BuiltRegion>() + 2 * size_of::<usize>();
+
+/// Whether `v`'s capacity is the one that fills the allocator block of its length.
+fn fits<T>(v: &[T], capacity: usize) -> bool {
+    capacity == block_capacity(v.len(), size_of::<T>())
+}
+
+fn indices_fit(i: &Indices) -> bool {
+    match i {
+        Indices::U16(v) => fits(v, v.capacity()),
+        Indices::U32(v) => fits(v, v.capacity()),
+    }
+}
+
+/// The buffers of `region` whose capacity is not the one that fills the
+/// allocator block of their length.
+fn loose_buffers(region: &BuiltRegion) -> Vec<String> {
+    let mut loose = Vec::new();
+    let mut note = |name: &str, fit: bool| {
+        if !fit {
+            loose.push(name.to_owned());
+        }
+    };
+    let parts: [(&str, &MeshPart); 3] =
+        [("terrain", &region.mesh.terrain), ("blocks", &region.mesh.blocks), ("water", &region.mesh.water)];
+    for (name, part) in parts {
+        note(&format!("{name} vertices"), fits(&part.vertices, part.vertices.capacity()));
+        note(&format!("{name} indices"), indices_fit(&part.indices));
+        note(&format!("{name} overlap"), indices_fit(&part.overlap));
+    }
+    if let Some(c) = &region.collider {
+        note("collider vertices", fits(&c.vertices, c.vertices.capacity()));
+        note("collider corners", indices_fit(&c.corners));
+        note("collider nodes", fits(&c.bvh.nodes, c.bvh.nodes.capacity()));
+    }
+    if let Some(n) = &region.navmesh {
+        note("navmesh vertices", fits(&n.vertices, n.vertices.capacity()));
+        note("navmesh polygons", fits(&n.polygons, n.polygons.capacity()));
+    }
+    if let Some(s) = &region.scatter {
+        note("scatter objects", fits(&s.objects, s.objects.capacity()));
+        note("scatter buildings", fits(&s.buildings, s.buildings.capacity()));
+    }
+    loose
 }
 
 fn sig(collider: &Option<Collider>) -> Option<planet::Signature> {

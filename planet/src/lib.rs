@@ -29,6 +29,7 @@ pub mod dump;
 pub mod edit;
 pub mod geometry;
 pub mod hash;
+pub mod heap;
 pub mod json;
 pub mod layout;
 pub mod mesh;

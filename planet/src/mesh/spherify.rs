@@ -45,11 +45,11 @@ impl MeshPart {
         self.vertices.capacity() * size_of::<Vertex>() + self.indices.heap_bytes() + self.overlap.heap_bytes()
     }
 
-    /// Frees the capacity beyond every buffer's length.
-    pub fn shrink_to_fit(&mut self) {
-        self.vertices.shrink_to_fit();
-        self.indices.shrink_to_fit();
-        self.overlap.shrink_to_fit();
+    /// Trims every buffer to fill its allocator block (`heap::fit_to_block`).
+    pub fn fit_to_blocks(&mut self) {
+        crate::heap::fit_to_block(&mut self.vertices);
+        self.indices.fit_to_block();
+        self.overlap.fit_to_block();
     }
 }
 
@@ -60,11 +60,11 @@ impl SphereMesh {
         self.terrain.heap_bytes() + self.blocks.heap_bytes() + self.water.heap_bytes()
     }
 
-    /// Frees the capacity beyond every buffer's length.
-    pub fn shrink_to_fit(&mut self) {
-        self.terrain.shrink_to_fit();
-        self.blocks.shrink_to_fit();
-        self.water.shrink_to_fit();
+    /// Trims every buffer to fill its allocator block (`heap::fit_to_block`).
+    pub fn fit_to_blocks(&mut self) {
+        self.terrain.fit_to_blocks();
+        self.blocks.fit_to_blocks();
+        self.water.fit_to_blocks();
     }
 
     /// A signature of every vertex and index of every part (what determinism

@@ -130,12 +130,12 @@ impl Indices {
         }
     }
 
-    /// Frees the capacity beyond its length.
-    pub fn shrink_to_fit(&mut self) {
+    /// Trims its capacity to fill the allocator block its length needs (`heap::fit_to_block`).
+    pub fn fit_to_block(&mut self) {
         match self {
-            Self::U16(v) => v.shrink_to_fit(),
-            Self::U32(v) => v.shrink_to_fit(),
-        }
+            Self::U16(v) => crate::heap::fit_to_block(v),
+            Self::U32(v) => crate::heap::fit_to_block(v),
+        };
     }
 
     /// The raw bytes (little-endian), for upload.

@@ -122,11 +122,11 @@ impl Collider {
             + self.bvh.nodes.capacity() * size_of::<super::bvh::BvhNode>()
     }
 
-    /// Frees the capacity beyond every buffer's length.
-    pub fn shrink_to_fit(&mut self) {
-        self.vertices.shrink_to_fit();
-        self.corners.shrink_to_fit();
-        self.bvh.nodes.shrink_to_fit();
+    /// Trims every buffer to fill its allocator block (`heap::fit_to_block`).
+    pub fn fit_to_blocks(&mut self) {
+        crate::heap::fit_to_block(&mut self.vertices);
+        self.corners.fit_to_block();
+        crate::heap::fit_to_block(&mut self.bvh.nodes);
     }
 
     /// The box holding every triangle, relative to `origin`.

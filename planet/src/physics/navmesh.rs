@@ -161,10 +161,10 @@ impl NavMesh {
         self.vertices.capacity() * 12 + self.polygons.capacity() * size_of::<NavPolygon>()
     }
 
-    /// Frees the capacity beyond every buffer's length.
-    pub fn shrink_to_fit(&mut self) {
-        self.vertices.shrink_to_fit();
-        self.polygons.shrink_to_fit();
+    /// Trims every buffer to fill its allocator block (`heap::fit_to_block`).
+    pub fn fit_to_blocks(&mut self) {
+        crate::heap::fit_to_block(&mut self.vertices);
+        crate::heap::fit_to_block(&mut self.polygons);
     }
 
     /// A signature of every vertex and polygon (what determinism tests compare).

@@ -103,10 +103,10 @@ impl Scatter {
             + self.buildings.capacity() * size_of::<crate::settlements::PlacedBuilding>()
     }
 
-    /// Frees the capacity beyond every buffer's length.
-    pub fn shrink_to_fit(&mut self) {
-        self.objects.shrink_to_fit();
-        self.buildings.shrink_to_fit();
+    /// Trims every buffer to fill its allocator block (`heap::fit_to_block`).
+    pub fn fit_to_blocks(&mut self) {
+        crate::heap::fit_to_block(&mut self.objects);
+        crate::heap::fit_to_block(&mut self.buildings);
     }
 }
 

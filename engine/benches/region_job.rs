@@ -11,7 +11,10 @@
 //! target for a region the 2D pass proves empty is 0.1 ms.
 //!
 //! `cargo bench -p engine --bench region_job` prints how many regions of
-//! each kind its 40 columns hold, then the mean job of each kind.
+//! each kind its 40 columns hold, then the mean job of each kind, then
+//! where a surface job's time goes: each stage's mean (its own clock, as
+//! the streamer records it in `BuiltRegion::times`), the median of ten
+//! rounds over the 40 surface regions.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,6 +24,7 @@ use engine::{PlanetBuilder, RegionBuilder};
 use glam::Vec3;
 use jobs::CancelToken;
 use planet::edit::RegionEdits;
+use planet::pipeline::Pipeline;
 use planet::terrain::Terrain;
 use planet::{PlannedSystem, RegionKey};
 
@@ -111,6 +115,45 @@ fn bench(c: &mut Criterion) {
         });
     }
     g.finish();
+    stage_breakdown(&builder, &columns);
+}
+
+/// Prints each stage's share of a surface job: the median over ten rounds
+/// of its mean time over the surface regions, and the whole job's.
+fn stage_breakdown(builder: &PlanetBuilder, columns: &[Column]) {
+    const ROUNDS: usize = 10;
+    let cancel = CancelToken::new();
+    let edits = RegionEdits::default();
+    let stages: Vec<_> = Pipeline::standard().region_stages().collect();
+    // Each round's mean of each region stage, then of the whole job.
+    let mut rounds = vec![Vec::with_capacity(ROUNDS); stages.len() + 1];
+    for _ in 0..ROUNDS {
+        let mut sums = vec![Duration::ZERO; stages.len() + 1];
+        for (surface, _) in columns {
+            let start = Instant::now();
+            let region = builder.build_with(*surface, &edits, true, &cancel).expect("not cancelled");
+            sums[stages.len()] += start.elapsed();
+            for (sum, &(i, _)) in sums.iter_mut().zip(&stages) {
+                *sum += region.times.0[i];
+            }
+        }
+        for (round, sum) in rounds.iter_mut().zip(&sums) {
+            round.push(sum.as_secs_f64() * 1e6 / columns.len() as f64);
+        }
+    }
+    let medians: Vec<f64> = rounds
+        .iter_mut()
+        .map(|r| {
+            r.sort_by(f64::total_cmp);
+            r[r.len() / 2]
+        })
+        .collect();
+    let whole = medians[stages.len()];
+    eprintln!("a surface job's stages (mean µs a region, median of {ROUNDS} rounds):");
+    for ((_, stage), us) in stages.iter().zip(&medians) {
+        eprintln!("  {:<16} {us:>8.1} µs {:>5.1}%", stage.name, 100.0 * us / whole);
+    }
+    eprintln!("  {:<16} {whole:>8.1} µs (target 1,500)", "whole job");
 }
 
 criterion::criterion_group!(benches, bench);

@@ -19,7 +19,7 @@ use planet::creatures::Fauna;
 fn bench(c: &mut Criterion) {
     let mut world =
         World::new(Arc::new(PlannedSystem::default_system()), WorldSettings { threads: 2, ..WorldSettings::default() });
-    let terrain = Arc::clone(&world.planets[1].terrain);
+    let terrain = Arc::clone(world.planets[1].terrain());
     let fauna = Fauna::new(&terrain);
     // The first herd of a quadruped species, for a herd of several animals.
     let herd = fauna

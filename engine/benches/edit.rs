@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
     let planet = &world.planets[1];
     let local = pose.position - planet.position;
     let feet = local.normalize() * (planet.radius + world.ground_height(planet, pose.position));
-    let terrain = Arc::clone(&planet.terrain);
+    let terrain = Arc::clone(planet.terrain());
     let key = terrain.surface_key(feet.as_vec3().normalize(), 0);
     let up = feet.normalize();
     let side = up.any_orthonormal_vector();

@@ -187,7 +187,7 @@ impl Creatures {
         self.frame += 1;
         if self.fauna.as_ref().is_none_or(|(p, _)| *p != planet.index) {
             self.clear();
-            self.fauna = Some((planet.index, Arc::new(Fauna::new(&planet.terrain))));
+            self.fauna = Some((planet.index, Arc::new(Fauna::new(planet.terrain()))));
         }
         let Some((_, fauna)) = self.fauna.clone() else { return };
         let altitude = camera.length() - planet.radius;
@@ -223,7 +223,7 @@ impl Creatures {
         for &cell in reach {
             if !self.herds.contains_key(&cell) {
                 self.planned += 1;
-                let herd = fauna.herd(&planet.terrain, cell).map(Arc::new);
+                let herd = fauna.herd(planet.terrain(), cell).map(Arc::new);
                 self.herds.insert(cell, Loaded { herd, since: self.frame });
             }
         }
@@ -242,7 +242,7 @@ impl Creatures {
         self.shown.clear();
         let daylight = Daylight::of_planet(planet.spin, planet.position);
         let sea =
-            planet.terrain.recipe.sea.enabled.then(|| planet.radius + f64::from(planet.terrain.recipe.sea.level_m));
+            planet.terrain().recipe.sea.enabled.then(|| planet.radius + f64::from(planet.terrain().recipe.sea.level_m));
         let changes = self.changes.get(planet.index as usize);
         for loaded in self.herds.values() {
             let Some(herd) = &loaded.herd else { continue };

@@ -289,7 +289,7 @@ impl ViewSpec {
             last,
         })?;
         let none = ViewError::NoSpot { spot: spot.name(), planet: self.planet };
-        let layout = &p.terrain.layout.data;
+        let layout = &p.terrain().layout.data;
         let noon = p.sun_local().as_vec3();
         let lit = |d: glam::Vec3| d.dot(noon) > 0.2;
         let (stand, target, alt) = match spot {
@@ -309,13 +309,13 @@ impl ViewSpec {
                     let mut i = river.points.len() - 1;
                     while i > 0 && left > 0.0 {
                         left -= (river.points[i].direction - river.points[i - 1].direction).length()
-                            * p.terrain.recipe.radius_m;
+                            * p.terrain().recipe.radius_m;
                         i -= 1;
                     }
                     river.points[i]
                 };
                 let (here, ahead) = (at(60.0), at(120.0));
-                let ground = p.terrain.surface_height_at(here.direction);
+                let ground = p.terrain().surface_height_at(here.direction);
                 (here.direction, ahead.direction, f64::from((here.level_m - ground).max(0.0) + 2.5))
             }
             Spot::Peak => {
@@ -329,15 +329,15 @@ impl ViewSpec {
                         _ => Some(s),
                     })
                     .ok_or(none)?;
-                let back = peak.axis * (peak.radius_m * 1.4 / p.terrain.recipe.radius_m);
+                let back = peak.axis * (peak.radius_m * 1.4 / p.terrain().recipe.radius_m);
                 ((peak.centre - back).normalize(), peak.centre, 30.0)
             }
             Spot::Plot => {
                 let plot = layout.plots.iter().find(|q| lit(q.centre)).or(layout.plots.first()).ok_or(none)?;
-                let side = plot.centre.any_orthonormal_vector() * (plot.radius_m / p.terrain.recipe.radius_m);
+                let side = plot.centre.any_orthonormal_vector() * (plot.radius_m / p.terrain().recipe.radius_m);
                 ((plot.centre - side).normalize(), plot.centre, 2.0)
             }
-            Spot::Town => town_spot(&p.terrain.settlements, lit).ok_or(none)?,
+            Spot::Town => town_spot(&p.terrain().settlements, lit).ok_or(none)?,
             Spot::Night => {
                 let stand = dry_land_near(p, -noon.as_dvec3());
                 let east = DVec3::Y.cross(stand).normalize_or(DVec3::X);
@@ -399,9 +399,9 @@ pub fn sunlit_land(world: &World, planet: u32) -> (f64, f64) {
 /// (noon for `sunlit_land`, midnight for the `night` spot) within 70
 /// degrees of it, searched on a spiral (`centre` itself when there is none).
 fn dry_land_near(p: &crate::world::WorldPlanet, centre: DVec3) -> DVec3 {
-    let sea = p.terrain.recipe.sea;
+    let sea = p.terrain().recipe.sea;
     let dry = |d: DVec3| {
-        let height = f64::from(p.terrain.surface_height_at(d.as_vec3()));
+        let height = f64::from(p.terrain().surface_height_at(d.as_vec3()));
         !sea.enabled || height > f64::from(sea.level_m) + 5.0
     };
     // A Fermat spiral over the cap within 70 degrees of the centre.
@@ -435,10 +435,10 @@ pub const MAX_WALKABLE_DIP_DEG: f32 = 42.0;
 pub fn sunlit_cave_mouth(world: &World, planet: u32, back_m: f64) -> Option<ViewSpec> {
     let p = &world.planets[planet as usize];
     let (lat, lon) = sunlit_land(world, planet);
-    let centre = planet::terrain::lat_lon_direction(lat as f32, lon as f32) * p.terrain.recipe.radius_m;
+    let centre = planet::terrain::lat_lon_direction(lat as f32, lon as f32) * p.terrain().recipe.radius_m;
     let reach = glam::Vec3::splat(1500.0);
-    let capsules = p.terrain.cave_mouths_near(centre - reach, centre + reach);
-    let sea = p.terrain.recipe.sea;
+    let capsules = p.terrain().cave_mouths_near(centre - reach, centre + reach);
+    let sea = p.terrain().recipe.sea;
     let max_dip = libm::sinf(MAX_WALKABLE_DIP_DEG.to_radians());
     // Each mouth as its sphere and the first segment of its tunnel.
     let mut mouths: Vec<(planet::terrain::Capsule, planet::terrain::Capsule)> = capsules
@@ -447,7 +447,7 @@ pub fn sunlit_cave_mouth(world: &World, planet: u32, back_m: f64) -> Option<View
         .filter(|(sphere, tunnel)| {
             let up = sphere.a.normalize();
             let dip = -(tunnel.b - tunnel.a).normalize_or_zero().dot(up);
-            let h = p.terrain.surface_height_at(up);
+            let h = p.terrain().surface_height_at(up);
             dip <= max_dip && (!sea.enabled || h > sea.level_m + 3.0)
         })
         .collect();
@@ -512,7 +512,7 @@ mod tests {
         let (lat, lon) = sunlit_land(&world, 1);
         let p = &world.planets[1];
         let d = planet::terrain::lat_lon_direction(lat as f32, lon as f32);
-        assert!(p.terrain.surface_height_at(d) > p.terrain.recipe.sea.level_m);
+        assert!(p.terrain().surface_height_at(d) > p.terrain().recipe.sea.level_m);
         assert!(d.as_dvec3().dot(-p.position.normalize()) > 0.3, "not on the day side");
     }
 
@@ -528,7 +528,7 @@ mod tests {
         let at = view.resolve(&world).unwrap();
         assert!(at.spot.is_none() && at.alt == 2.0, "{at:?}");
         let p = &world.planets[1];
-        let s = &p.terrain.settlements;
+        let s = &p.terrain().settlements;
         let d = planet::terrain::lat_lon_direction(at.lat as f32, at.lon as f32);
         let (site, metres) = s.nearest(d).unwrap();
         let i = s.data.sites.iter().position(|x| x.cell == site.cell).unwrap();
@@ -570,9 +570,9 @@ mod tests {
             let d = planet::terrain::lat_lon_direction(at.lat as f32, at.lon as f32);
             let midnight = d.as_dvec3().dot(p.position.normalize());
             assert!(midnight > 0.3, "planet {i}: not on the night side ({midnight})");
-            let sea = p.terrain.recipe.sea;
-            if p.terrain.layout.data.plots.len() > 10 {
-                assert!(!sea.enabled || p.terrain.surface_height_at(d) > sea.level_m, "planet {i}: under the sea");
+            let sea = p.terrain().recipe.sea;
+            if p.terrain().layout.data.plots.len() > 10 {
+                assert!(!sea.enabled || p.terrain().surface_height_at(d) > sea.level_m, "planet {i}: under the sea");
             }
         }
     }
@@ -598,7 +598,7 @@ mod tests {
             };
             // Within the 70-degree search cap of the spot, land permitting: a few hours.
             let off = |h: f64, want: f64| ((h - want + 36.0).rem_euclid(24.0) - 12.0).abs();
-            if p.terrain.layout.data.plots.len() > 10 {
+            if p.terrain().layout.data.plots.len() > 10 {
                 assert!(off(hours("night"), 0.0) < 4.7, "planet {i} night at {:.2} h", hours("night"));
                 assert!(off(hours("dawn"), 6.0) < 4.7, "planet {i} dawn at {:.2} h", hours("dawn"));
             }

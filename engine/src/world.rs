@@ -13,7 +13,6 @@
 //! along, is its local motion over the real time the clock advanced by.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use glam::{DQuat, DVec3, Vec3};
@@ -23,13 +22,15 @@ use planet::PlannedSystem;
 use planet::Spin;
 use planet::edit::save::{Save, SaveError};
 use planet::edit::{Edit, EditError, EditLog, Operation, RegionEdits};
-use planet::proxy::{PROXY_QUADS, ProxyMesh, proxy_mesh};
+use planet::proxy::{PROXY_QUADS, ProxyMesh};
+use planet::recipe::PlanetRecipe;
 use planet::terrain::Terrain;
 
 use crate::builder::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use crate::cache::RegionCache;
 use crate::camera::Camera;
 use crate::clock::WorldClock;
+use crate::making::{MadePlanet, PlanetMaking};
 use crate::physics::Colliders;
 use crate::streamer::{FrameReport, RegionJobs, StreamSettings, Streamer};
 
@@ -75,7 +76,9 @@ impl Default for WorldSettings {
     }
 }
 
-/// One planet of the world.
+/// One planet of the world. Its terrain and proxy are made in the
+/// background (`making.rs`); `terrain` and `proxy` wait for them, or make
+/// them, where they are not made yet.
 #[derive(Debug)]
 pub struct WorldPlanet {
     /// Index in the system.
@@ -88,13 +91,35 @@ pub struct WorldPlanet {
     pub spin: Spin,
     /// Planet-local to system axes at the clock's time (identity at time zero).
     pub orientation: DQuat,
-    /// The generator.
-    pub terrain: Arc<Terrain>,
-    /// The stand-in drawn while the planet is not streamed.
-    pub proxy: Arc<ProxyMesh>,
+    making: Arc<PlanetMaking>,
 }
 
 impl WorldPlanet {
+    /// The generator (made here, or waited for, if it is not made yet).
+    #[must_use]
+    pub fn terrain(&self) -> &Arc<Terrain> {
+        self.making.terrain(self.index as usize)
+    }
+
+    /// The stand-in drawn while the planet is not streamed (made here, or
+    /// waited for, if it is not made yet).
+    #[must_use]
+    pub fn proxy(&self) -> &Arc<ProxyMesh> {
+        &self.making.get(self.index as usize).proxy
+    }
+
+    /// The terrain and proxy if they are made, without waiting.
+    #[must_use]
+    pub fn made(&self) -> Option<&MadePlanet> {
+        self.making.ready(self.index as usize)
+    }
+
+    /// The planet's recipe (the plan's: there before the terrain is made).
+    #[must_use]
+    pub fn recipe(&self) -> &PlanetRecipe {
+        &self.making.system().planets[self.index as usize].recipe
+    }
+
     /// A system-space point in this planet's local space.
     #[must_use]
     pub fn to_local(&self, point: DVec3) -> DVec3 {
@@ -211,6 +236,7 @@ pub struct World {
     pub system: Arc<PlannedSystem>,
     /// Every planet, in system order.
     pub planets: Vec<WorldPlanet>,
+    making: Arc<PlanetMaking>,
     settings: WorldSettings,
     jobs: Arc<RegionJobs>,
     cache: Arc<Mutex<RegionCache>>,
@@ -234,36 +260,55 @@ pub struct World {
 const JUMP_SPEED: f64 = 50_000.0;
 
 impl World {
-    /// Enters `system`: builds every planet's terrain and proxy, on as many
-    /// threads as there are cores, each taking the next planet (more
-    /// threads than cores only held more half-built layouts in memory at
-    /// once: 50-70 MiB each while built).
+    /// Enters `system`: its planets are made in the background, on as many
+    /// threads as there are cores (more only held more half-built layouts
+    /// in memory at once: 50-70 MiB each while made), or where they are
+    /// first needed (`making.rs`).
     #[must_use]
     pub fn new(system: Arc<PlannedSystem>, settings: WorldSettings) -> Self {
-        let next = AtomicUsize::new(0);
+        Self::entering(system, settings, None)
+    }
+
+    /// Enters `system` at planet `first` (the camera's): made on this
+    /// thread before this returns, while the other planets are made in the
+    /// background.
+    ///
+    /// # Panics
+    /// If `first` is not a planet of the system.
+    #[must_use]
+    pub fn new_at(system: Arc<PlannedSystem>, settings: WorldSettings, first: u32) -> Self {
+        Self::entering(system, settings, Some(first))
+    }
+
+    fn entering(system: Arc<PlannedSystem>, settings: WorldSettings, first: Option<u32>) -> Self {
+        let making = PlanetMaking::new(Arc::clone(&system), settings.proxy_quads);
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        let threads = cores.clamp(1, system.planets.len().max(1));
-        let built: Vec<Vec<WorldPlanet>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut built = Vec::new();
-                        while let Some(plan) = system.planets.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            built.push(Self::enter_planet(&system, plan, settings.proxy_quads));
-                        }
-                        built
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("planet generation does not panic")).collect()
-        });
-        let mut planets: Vec<WorldPlanet> = built.into_iter().flatten().collect();
-        planets.sort_by_key(|p| p.index);
+        let others = system.planets.len() - usize::from(first.is_some());
+        if let Some(first) = first {
+            making.claim(first as usize);
+        }
+        making.start(cores.clamp(1, others.max(1)));
+        let planets: Vec<WorldPlanet> = system
+            .planets
+            .iter()
+            .map(|plan| WorldPlanet {
+                index: plan.index,
+                position: plan.position_m,
+                radius: f64::from(plan.recipe.radius_m),
+                spin: system.spin(plan.index),
+                orientation: DQuat::IDENTITY,
+                making: Arc::clone(&making),
+            })
+            .collect();
+        if let Some(first) = first {
+            let _ = planets[first as usize].terrain();
+        }
         let planet_count = planets.len();
         Self {
             system,
-            edits: vec![EditLog::new(); planets.len()],
+            edits: vec![EditLog::new(); planet_count],
             planets,
+            making,
             settings,
             jobs: Arc::new(RegionJobs::new(settings.threads)),
             cache: Arc::new(Mutex::new(RegionCache::new(settings.cache_bytes))),
@@ -275,19 +320,10 @@ impl World {
         }
     }
 
-    /// One planet's terrain and proxy.
-    fn enter_planet(system: &PlannedSystem, plan: &planet::PlanetPlan, proxy_quads: u32) -> WorldPlanet {
-        let terrain = Arc::new(Terrain::new(plan));
-        let proxy = Arc::new(proxy_mesh(&terrain, proxy_quads));
-        WorldPlanet {
-            index: plan.index,
-            position: plan.position_m,
-            radius: f64::from(plan.recipe.radius_m),
-            spin: system.spin(plan.index),
-            orientation: DQuat::IDENTITY,
-            terrain,
-            proxy,
-        }
+    /// How many planets are made (the rest are being made in the background).
+    #[must_use]
+    pub fn planets_made(&self) -> usize {
+        self.making.made_count()
     }
 
     /// The attached planet's animals near the camera, as the last update
@@ -379,7 +415,7 @@ impl World {
             }
             _ => {
                 let log = &mut self.edits[planet as usize];
-                log.push(&p.terrain, log.fit(&p.terrain, edit))?
+                log.push(p.terrain(), log.fit(p.terrain(), edit))?
             }
         };
         Ok(touched.len())
@@ -404,7 +440,7 @@ impl World {
         save.check_world(self.system.signature(), self.planets.len())?;
         let mut logs = Vec::with_capacity(self.planets.len());
         for (i, ((planet, edits), bakes)) in self.planets.iter().zip(&save.planets).zip(&save.bakes).enumerate() {
-            let log = EditLog::with_bakes(&planet.terrain, edits, bakes).map_err(|(at, error)| LoadError::Edit {
+            let log = EditLog::with_bakes(planet.terrain(), edits, bakes).map_err(|(at, error)| LoadError::Edit {
                 planet: i as u32,
                 index: at,
                 error,
@@ -457,8 +493,8 @@ impl World {
     #[must_use]
     pub fn ground_height(&self, planet: &WorldPlanet, position: DVec3) -> f64 {
         let d: Vec3 = planet.to_local(position).normalize_or(DVec3::Y).as_vec3();
-        let recipe = &planet.terrain.recipe;
-        let ground = f64::from(planet.terrain.surface_height_at(d));
+        let recipe = &planet.terrain().recipe;
+        let ground = f64::from(planet.terrain().surface_height_at(d));
         if recipe.sea.enabled { ground.max(f64::from(recipe.sea.level_m)) } else { ground }
     }
 
@@ -493,12 +529,12 @@ impl World {
             }
             if attach {
                 let planet = &self.planets[near_index as usize];
-                let stages = PlanetBuilder::new(Arc::clone(&planet.terrain)).with_scatter(self.settings.scatter);
+                let stages = PlanetBuilder::new(Arc::clone(planet.terrain())).with_scatter(self.settings.scatter);
                 let builder = Arc::new(WorldBuilder { stages, delay: self.settings.slow_builds });
                 let signature = self.system.planets[near_index as usize].signature();
                 let mut streamer = Streamer::new(
                     signature,
-                    Arc::clone(&planet.terrain),
+                    Arc::clone(planet.terrain()),
                     builder,
                     Arc::clone(&self.jobs),
                     Arc::clone(&self.cache),
@@ -566,11 +602,19 @@ impl World {
         self.creatures.scare(a.planet, local, radius_m, self.clock.time_s())
     }
 
-    /// Whether the attached planet's wanted regions are all ready (true in
-    /// open space, where nothing streams).
+    /// Whether every planet is made and the attached planet's wanted
+    /// regions are all ready (in open space, nothing streams).
     #[must_use]
     pub fn is_settled(&self) -> bool {
-        self.attached.as_ref().is_none_or(|a| a.streamer.is_settled() && a.report.complete)
+        self.planets_made() == self.planets.len()
+            && self.attached.as_ref().is_none_or(|a| a.streamer.is_settled() && a.report.complete)
+    }
+}
+
+impl Drop for World {
+    /// The background makers begin no further planet for a world no one holds.
+    fn drop(&mut self) {
+        self.making.stop();
     }
 }
 
@@ -589,7 +633,7 @@ mod tests {
         assert_eq!(world.planets.len(), world.system.planets.len());
         for (i, (p, plan)) in world.planets.iter().zip(&world.system.planets).enumerate() {
             assert_eq!((p.index as usize, plan.index as usize), (i, i));
-            assert_eq!(p.terrain.seed, plan.seed, "planet {i}: another planet's terrain");
+            assert_eq!(p.terrain().seed, plan.seed, "planet {i}: another planet's terrain");
             assert_eq!(p.radius, f64::from(plan.recipe.radius_m));
         }
     }
@@ -614,7 +658,13 @@ mod tests {
         // Halfway between: open space, nothing streams, every proxy shows.
         let between = Camera::new((pa + pb) * 0.5, DVec3::X);
         world.update(&between);
-        assert!(world.attached().is_none() && world.is_settled());
+        assert!(world.attached().is_none());
+        // Settled once every planet is made (in the background, or here).
+        assert_eq!(world.is_settled(), world.planets_made() == 5);
+        for p in &world.planets {
+            let _ = p.proxy();
+        }
+        assert!(world.planets_made() == 5 && world.is_settled());
         assert!((0..5).all(|i| world.proxy_shown(i)));
         // Near planet 2.
         world.update(&Camera::new(pb + DVec3::X * (rb * 2.0), DVec3::NEG_X));
@@ -640,7 +690,7 @@ mod tests {
                 heading_deg: -90.0,
                 pitch_deg: -10.0,
             };
-            let local = crate::path::keyframe_camera(&planet.terrain, &k);
+            let local = crate::path::keyframe_camera(planet.terrain(), &k);
             Camera {
                 position: planet.to_system(local.position),
                 forward: planet.vector_to_system(local.forward),

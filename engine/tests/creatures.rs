@@ -34,7 +34,7 @@ fn settle(world: &mut World, planet: u32, local: (DVec3, DVec3)) {
 
 /// Herds of `planet`, a few hundred cells apart, picked by `seed`.
 fn some_herds(world: &World, planet: u32, seed: u64, n: usize) -> Vec<Herd> {
-    let terrain = &world.planets[planet as usize].terrain;
+    let terrain = &world.planets[planet as usize].terrain();
     let fauna = Fauna::new(terrain);
     let all: Vec<_> = fauna.grid.all().collect();
     let mut s = HashStream::new(seed);
@@ -51,7 +51,7 @@ fn some_herds(world: &World, planet: u32, seed: u64, n: usize) -> Vec<Herd> {
 fn over(herd: &Herd, world: &World, planet: u32) -> (DVec3, DVec3) {
     let p = &world.planets[planet as usize];
     let up = herd.home.as_dvec3();
-    let ground = p.radius + f64::from(p.terrain.surface_height_at(herd.home));
+    let ground = p.radius + f64::from(p.terrain().surface_height_at(herd.home));
     (up * (ground + 12.0), up.any_orthonormal_vector())
 }
 
@@ -71,7 +71,7 @@ fn leaving_and_returning_finds_every_animal_where_its_path_puts_it() {
     settle(&mut world, 1, home);
     let colliders = Colliders::walkable(&world.attached().unwrap().streamer);
     let planet = &world.planets[1];
-    let fauna = Fauna::new(&planet.terrain);
+    let fauna = Fauna::new(planet.terrain());
     let daylight = Daylight::of_planet(planet.spin, planet.position);
     let settings = CreatureSettings::default();
     let mut roaming = Creatures::new(5, settings);
@@ -149,7 +149,7 @@ fn animals_near_the_camera_stand_on_walkable_ground_and_never_in_the_sea() {
             let cam = camera(&world, *planet, local);
             world.update(&cam);
             let p = &world.planets[*planet as usize];
-            let sea = p.radius + f64::from(p.terrain.recipe.sea.level_m);
+            let sea = p.radius + f64::from(p.terrain().recipe.sea.level_m);
             let members: usize = world.creature_state().herds().map(|h| usize::from(h.count)).sum();
             hidden += members - world.creatures().len();
             for c in world.creatures() {
@@ -164,7 +164,7 @@ fn animals_near_the_camera_stand_on_walkable_ground_and_never_in_the_sea() {
                     c.id,
                     c.position
                 );
-                if p.terrain.recipe.sea.enabled {
+                if p.terrain().recipe.sea.enabled {
                     assert!(c.position.length() > sea, "planet {planet}: animal {:x} in the sea", c.id);
                 }
             }

@@ -43,7 +43,7 @@ fn spot(world: &World) -> (DVec3, Camera) {
     let pose = VIEW.parse::<ViewSpec>().unwrap().pose(world).unwrap();
     let planet = &world.planets[1];
     let up = (pose.position - planet.position).normalize();
-    let ground = planet::edit::ground_radius(&planet.terrain, &planet::edit::EditLog::new(), up.as_vec3())
+    let ground = planet::edit::ground_radius(planet.terrain(), &planet::edit::EditLog::new(), up.as_vec3())
         .expect("ground under the view");
     (up * f64::from(ground), Camera::new(pose.position, pose.forward))
 }
@@ -150,7 +150,7 @@ fn a_saved_world_loads_to_the_same_regions_at_every_lod() {
     settle(&mut loaded, &camera);
     assert_eq!(loaded.edits(1), world.edits(1), "the loaded log differs");
     // Every region the edits touch, at every LOD, builds to the same bytes from either log.
-    let terrain = Arc::clone(&world.planets[1].terrain);
+    let terrain = Arc::clone(world.planets[1].terrain());
     let builder = PlanetBuilder::new(Arc::clone(&terrain));
     let mut lods = std::collections::BTreeSet::new();
     let mut keys: Vec<_> = Vec::new();

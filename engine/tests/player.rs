@@ -99,7 +99,7 @@ fn a_flying_camera_rises_out_of_ground_the_3d_noise_lifts() {
     // or more above the 2D surface (which the floor is measured from), a
     // camera set down at eye height over that surface rises onto the ground.
     let mut world = world();
-    let terrain = Arc::clone(&world.planets[1].terrain);
+    let terrain = Arc::clone(world.planets[1].terrain());
     let (lat0, lon0) = engine::sunlit_land(&world, 1);
     let mut tried = 0;
     let mut lifted = 0;

@@ -431,7 +431,7 @@ fn a_walker_started_before_the_ground_streams_in_waits_for_it_and_walks_into_a_c
         let height = colliders.height_above_ground(walker.position, 1.0, 500.0).expect("ground under the walker");
         assert!(height > -0.05, "the feet are {:.3} m under the ground at t = {t:.2}", -height);
         if let Some(roof) = colliders.ray_cast(walker.position + up * 0.05, up, 300.0) {
-            let coarse = f64::from(world.planets[1].terrain.grid.cell_m(1));
+            let coarse = f64::from(world.planets[1].terrain().grid.cell_m(1));
             assert!(
                 roof.front || roof.distance < 0.5 * coarse,
                 "{:.2} m inside the ground at t = {t:.2}",

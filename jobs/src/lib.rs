@@ -47,4 +47,4 @@ mod system;
 pub use batch::JobBatch;
 pub use cancel::CancelToken;
 pub use stats::{KindStats, Stats, nearest_rank};
-pub use system::{Completed, JobSystem, Priority, WorkerPriority};
+pub use system::{Completed, JobSystem, Priority, WorkerPriority, set_worker_priority};

@@ -329,9 +329,11 @@ fn cancel_locked<K: Ord + Clone, R>(
     true
 }
 
-/// Sets the calling worker thread's OS priority (best effort: where the
-/// platform refuses, the worker runs at normal priority).
-fn set_worker_priority(priority: WorkerPriority) {
+/// Sets the calling thread's OS priority to a worker's (best effort: where
+/// the platform refuses, the thread runs at normal priority). The job
+/// system's workers call it as they start; other background threads (the
+/// world's planet makers) call it so they share the cores as the workers do.
+pub fn set_worker_priority(priority: WorkerPriority) {
     // 23 of 0..=99 maps to nice 9 on Linux (weight about a tenth of nice 0).
     let Ok(nice_9) = thread_priority::ThreadPriorityValue::try_from(23u8) else { return };
     let low = thread_priority::ThreadPriority::Crossplatform(nice_9);

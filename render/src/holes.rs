@@ -35,7 +35,7 @@ pub fn holes_in_view(capture: &mut Capture, camera: &ViewCamera, planet: u32) ->
     let Some(p) = capture.world.planets.get(planet as usize) else {
         return Ok(Holes::default());
     };
-    let low = f64::from(p.proxy.radius_range_m[0]) - CHORD_SAG_M;
+    let low = f64::from(p.proxy().radius_range_m[0]) - CHORD_SAG_M;
     Ok(count(&image, camera, p.position, low))
 }
 

@@ -15,6 +15,7 @@ use bytemuck::{Pod, Zeroable};
 use engine::{Camera, Pose, World};
 use glam::{DQuat, DVec3, Mat4, Vec3};
 use planet::mesh::Vertex;
+use planet::proxy::ProxyMesh;
 use planet::scatter::models::{LEVELS, ModelVertex};
 use wgpu::util::DeviceExt;
 
@@ -240,7 +241,9 @@ pub struct Renderer {
     /// A point to mark above all others (the client's nearest town): planet, planet-local position.
     beacon: Option<(u32, DVec3)>,
     regions: RegionStore,
-    proxies: Vec<GpuProxy>,
+    /// Per planet, its proxy once the planet is made (`sync` uploads those
+    /// made since).
+    proxies: Vec<Option<GpuProxy>>,
     first_layer: Vec<u32>,
     sea_colours: Vec<[f32; 3]>,
 }
@@ -532,22 +535,12 @@ impl Renderer {
         let building_models = GpuBuildingModels::new(device);
         let creatures = GpuCreatures::new(device, &frame_layout, format, common);
 
-        let mut uploaded = 0;
-        let proxies = world
-            .planets
-            .iter()
-            .map(|p| GpuProxy {
-                mesh: GpuMesh::upload(device, &p.proxy.part, true, "proxy", &mut uploaded)
-                    .expect("proxies have triangles"),
-                shown: true,
-                changed_at: f64::NEG_INFINITY,
-            })
-            .collect();
+        let proxies = world.planets.iter().map(|p| p.made().map(|m| upload_proxy(device, &m.proxy))).collect();
         let sea_colours = world
             .planets
             .iter()
             .map(|p| {
-                let r = &p.terrain.recipe;
+                let r = p.recipe();
                 r.materials.get(r.sea.material as usize).map_or([0.1, 0.3, 0.5], |m| m.color)
             })
             .collect();
@@ -644,13 +637,21 @@ impl Renderer {
 
     /// Brings the GPU's meshes up to `world` at time `now`: uploads the
     /// streamed planet's newly shown regions (once they cover the planet;
-    /// until then its proxy stands in), starts fades; returns bytes uploaded.
+    /// until then its proxy stands in) and the proxies of planets made
+    /// since (shown whole at once: a proxy fading in over a planet that
+    /// nothing else covers would show the sky through its ground), starts
+    /// fades; returns bytes of regions uploaded.
     pub fn sync(&mut self, world: &World, now: f64) -> u64 {
         let attached = world.attached().filter(|a| a.report.complete);
         let shown: Vec<(u32, Arc<engine::BuiltRegion>)> =
             attached.map(|a| a.streamer.shown_regions().map(|r| (a.planet, r)).collect()).unwrap_or_default();
-        for (i, proxy) in self.proxies.iter_mut().enumerate() {
-            proxy.set_shown(world.proxy_shown(i as u32), now);
+        for (i, (slot, planet)) in self.proxies.iter_mut().zip(&world.planets).enumerate() {
+            if slot.is_none() {
+                *slot = planet.made().map(|m| upload_proxy(&self.gpu.device, &m.proxy));
+            }
+            if let Some(proxy) = slot {
+                proxy.set_shown(world.proxy_shown(i as u32), now);
+            }
         }
         self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh, r.scatter.as_ref(), r.stamp)), now)
     }
@@ -662,7 +663,7 @@ impl Renderer {
         for r in self.regions.regions.values_mut() {
             r.shown_at = f64::NEG_INFINITY;
         }
-        for p in &mut self.proxies {
+        for p in self.proxies.iter_mut().flatten() {
             p.changed_at = f64::NEG_INFINITY;
         }
     }
@@ -710,7 +711,7 @@ impl Renderer {
             }
         }
         for (i, proxy) in self.proxies.iter().enumerate() {
-            let Some(fade) = proxy.fade(now) else { continue };
+            let Some((proxy, fade)) = proxy.as_ref().and_then(|p| Some((p, p.fade(now)?))) else { continue };
             let (centre, turned) = (frame.positions[i], frame.orientations[i]);
             if !cull.sees(centre, f64::from(proxy.mesh.radius)) {
                 continue;
@@ -739,15 +740,16 @@ impl Renderer {
             crate::buildings::gather(&self.regions, planet_position, eye, |c, r| cull.sees(c, r), now);
         let mut light_stream = Vec::new();
         if options.lights {
-            let towns = world.planets.iter().enumerate().map(|(i, p)| {
+            // Towns of the planets made so far (the rest light up once made).
+            let towns = world.planets.iter().enumerate().filter_map(|(i, p)| {
                 let (centre, turned) = (frame.positions[i], frame.orientations[i]);
-                let sites = &p.terrain.settlements.data.sites;
-                (
+                let sites = &p.made()?.terrain.settlements.data.sites;
+                Some((
                     centre,
-                    f64::from(p.terrain.recipe.radius_m),
+                    f64::from(p.recipe().radius_m),
                     frame.to_sun(centre).as_vec3(),
                     sites.iter().map(|s| ((turned * s.centre.as_dvec3()).as_vec3(), s.height_m)).collect(),
-                )
+                ))
             });
             light_stream = crate::buildings::lights(towns, eye, |c, r| cull.sees(c, r));
             if let Some((planet, at)) = self.beacon.filter(|b| (b.0 as usize) < world.planets.len()) {
@@ -1014,7 +1016,7 @@ impl Renderer {
         // Planet slots are indexed by system index; systems larger than the
         // table keep only their first planets' atmospheres.
         for (i, p) in world.planets.iter().enumerate().take(MAX_PLANETS) {
-            let r = &p.terrain.recipe;
+            let r = p.recipe();
             let c = (frame.positions[i] - eye).as_vec3();
             let s = frame.to_sun(frame.positions[i]).as_vec3();
             let sea = if r.sea.enabled { r.radius_m + r.sea.level_m } else { 0.0 };
@@ -1036,7 +1038,7 @@ impl Renderer {
             (system_eye - near.position) / distance.max(1.0),
             (-near.position).normalize_or(DVec3::Y),
             signed_altitude,
-            f64::from(near.terrain.recipe.atmosphere.height_m),
+            f64::from(near.recipe().atmosphere.height_m),
         );
         let to_sun = to_sun.as_vec3();
         FrameGpu {
@@ -1206,4 +1208,12 @@ fn upload_materials(gpu: &Gpu, layout: &wgpu::BindGroupLayout, set: &MaterialSet
             wgpu::BindGroupEntry { binding: 2, resource: params.as_entire_binding() },
         ],
     })
+}
+
+/// A made planet's proxy on the GPU, shown whole.
+fn upload_proxy(device: &wgpu::Device, proxy: &ProxyMesh) -> GpuProxy {
+    // Region uploads are what `uploaded_bytes` counts; a proxy's are not.
+    let mut uploaded = 0;
+    let mesh = GpuMesh::upload(device, &proxy.part, true, "proxy", &mut uploaded).expect("proxies have triangles");
+    GpuProxy { mesh, shown: true, changed_at: f64::NEG_INFINITY }
 }

@@ -4,7 +4,8 @@
 //! - A planet from orbit fills the disc of pixels its radius predicts.
 //! - A surface view has sky above the horizon and, below it, no pixel of the
 //!   clear colour: every ray that must hit the ground hits a triangle.
-//! - The same view, streamed and drawn twice from scratch, is byte-identical.
+//! - The same view, streamed and drawn twice from scratch, is byte-identical,
+//!   whether the planets were made before the renderer or while it streamed.
 //! - A capture's figures count the meshes it uploaded.
 //! - A night landing shows the ground and the horizon.
 //! - A forest drawn with one indirect multi-draw for its objects is
@@ -23,10 +24,13 @@ const MAGENTA: [u8; 4] = [255, 0, 255, 255];
 const SIZE: (u32, u32) = (320, 180);
 
 fn capture() -> Capture {
-    let world = World::new(
+    capture_of(World::new(
         Arc::new(planet::PlannedSystem::default_system()),
         WorldSettings { threads: 2, ..WorldSettings::default() },
-    );
+    ))
+}
+
+fn capture_of(world: World) -> Capture {
     Capture::new(world, SIZE).expect("a Vulkan device (install mesa-vulkan-drivers for lavapipe)")
 }
 
@@ -71,7 +75,7 @@ fn a_planet_from_orbit_fills_its_disc() {
     // The lowest and highest ground, with room for the chords of the coarsest
     // regions (a root region's triangles span degrees: they sag metres below
     // the sphere through their corners).
-    let [low, high] = planet.proxy.radius_range_m.map(f64::from);
+    let [low, high] = planet.proxy().radius_range_m.map(f64::from);
     let low = low - 30.0;
     let (mut drawn, mut inside_low, mut outside_high, mut misses) = (0u32, 0u32, 0u32, 0u32);
     let (mut cx, mut cy) = (0f64, 0f64);
@@ -108,7 +112,7 @@ fn a_night_landing_shows_the_ground_and_the_horizon() {
     let mut capture = capture();
     let (image, camera) = shoot(&mut capture, "planet=1,night", true);
     let planet = &capture.world.planets[1];
-    let low = f64::from(planet.proxy.radius_range_m[0]) - 30.0;
+    let low = f64::from(planet.proxy().radius_range_m[0]) - 30.0;
     let up = (camera.pose.position - planet.position).normalize();
     let luma =
         |p: &image::Rgba<u8>| 0.2126 * f64::from(p.0[0]) + 0.7152 * f64::from(p.0[1]) + 0.0722 * f64::from(p.0[2]);
@@ -139,7 +143,7 @@ fn a_surface_view_has_sky_above_and_no_holes_below() {
     let planet = &capture.world.planets[1];
     // Below the lowest ground any ray must hit a triangle: the lowest proxy
     // sample less a margin for what the proxy's samples miss.
-    let floor = f64::from(planet.proxy.radius_range_m[0]) - 100.0;
+    let floor = f64::from(planet.proxy().radius_range_m[0]) - 100.0;
     let (mut must_hit, mut holes, mut open) = (0u32, Vec::new(), 0u32);
     for (x, y, p) in image.enumerate_pixels() {
         let d = ray(&camera, x, y);
@@ -164,11 +168,28 @@ fn a_surface_view_has_sky_above_and_no_holes_below() {
     assert_ne!(bottom, image.get_pixel(SIZE.0 / 2, 0).0, "the ground looks like the sky");
 }
 
+/// The same view, streamed and drawn twice from scratch: once with every
+/// planet made before the renderer existed (it uploads every proxy at
+/// once), once entered at planet 1 with the others made in the background
+/// while it streams (their proxies uploaded as they come).
 #[test]
 fn the_same_view_renders_byte_identical_twice() {
     let view = "planet=1,lat=-30,lon=-90,alt=40,heading=200,pitch=-15";
-    let (a, _) = shoot(&mut capture(), view, true);
-    let (b, _) = shoot(&mut capture(), view, true);
+    let system = || Arc::new(planet::PlannedSystem::default_system());
+    let settings = WorldSettings { threads: 2, ..WorldSettings::default() };
+    let mut made_first = {
+        let world = World::new(system(), settings);
+        for p in &world.planets {
+            let _ = p.proxy();
+        }
+        capture_of(world)
+    };
+    let entered = World::new_at(system(), settings, 1);
+    // Planet 1's proxy is made after every other planet, by a background maker.
+    assert!(entered.planets_made() < 5, "nothing was left to make in the background");
+    let mut in_background = capture_of(entered);
+    let (a, _) = shoot(&mut made_first, view, true);
+    let (b, _) = shoot(&mut in_background, view, true);
     let differing = a.pixels().zip(b.pixels()).filter(|(p, q)| p != q).count();
     assert_eq!(differing, 0, "{differing} pixels differ between two renders of {view}");
     // And the picture is not blank.
@@ -217,8 +238,8 @@ fn a_flight_to_another_planet_never_shows_a_hole() {
     let mut capture = capture();
     let (from, to) = (&capture.world.planets[1], &capture.world.planets[2]);
     let (a, ra, b, rb) = (from.position, from.radius, to.position, to.radius);
-    let low_b = f64::from(to.proxy.radius_range_m[0]) - 30.0;
-    let low_a = f64::from(from.proxy.radius_range_m[0]) - 30.0;
+    let low_b = f64::from(to.proxy().radius_range_m[0]) - 30.0;
+    let low_a = f64::from(from.proxy().radius_range_m[0]) - 30.0;
     let out = (b - a).normalize();
     let stops = [
         // Leaving planet 1: looking back down at it from 3 radii.

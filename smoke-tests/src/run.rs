@@ -240,7 +240,7 @@ pub fn run_scenario(scenario: &Scenario, dir: &Path, options: &RunOptions) -> Re
     let stats = capture.world.jobs().stats();
     let region = stats.kinds.get("region").cloned().unwrap_or_default();
     // Timed with the world's workers and the device gone, as the calibration is.
-    let terrains: Vec<_> = capture.world.planets.iter().map(|p| Arc::clone(&p.terrain)).collect();
+    let terrains: Vec<_> = capture.world.planets.iter().map(|p| Arc::clone(p.terrain())).collect();
     drop(capture);
     let (calibration_ms, mut stages) = time_stages(&terrains, &shown);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;

@@ -118,15 +118,8 @@ impl PlanetLayout {
         // ridges without those finer than eight plan cells (a mask's edge).
         let fine_m = Terrain::lattice_cell_m(&PlanetGrid::new(recipe), 0);
         let ridge_m = grid.cell_m() * 4.0;
-        // Tectonic value and base height (before the stamps) of every cell.
-        let mut base = Vec::with_capacity(grid.len());
-        let mut tectonic = Vec::with_capacity(grid.len());
-        for c in 0..grid.len() as Cell {
-            let d = grid.centre(c);
-            let (e, t) = fields.tectonic(d, fine_m, ridge_m);
-            base.push(e + fields.hills(d, fine_m));
-            tectonic.push(t);
-        }
+        let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4);
+        let (base, tectonic) = relief(&grid, &fields, fine_m, ridge_m, threads);
         done("relief");
         let mask = belts::mask(recipe, &tectonic);
         let mask_cells = mask.iter().filter(|&&m| m).count() as u32;
@@ -356,6 +349,37 @@ struct Scaffold {
     stamp_index: SpatialIndex,
 }
 
+/// The tectonic value and base height (before the stamps) of every cell:
+/// half the layout's making, so its cells are shared among `threads`
+/// threads. Each cell's values depend on nothing but the cell, so the split
+/// changes no bit; a share whose thread cannot be started is made on this one.
+fn relief(grid: &PlanGrid, fields: &Fields, fine_m: f32, ridge_m: f32, threads: usize) -> (Vec<f32>, Vec<f32>) {
+    let cells = |range: std::ops::Range<usize>| -> Vec<(f32, f32)> {
+        range
+            .map(|c| {
+                let d = grid.centre(c as Cell);
+                let (e, t) = fields.tectonic(d, fine_m, ridge_m);
+                (e + fields.hills(d, fine_m), t)
+            })
+            .collect()
+    };
+    let chunk = grid.len().div_ceil(threads.max(1)).max(1);
+    let ranges: Vec<_> = (0..grid.len()).step_by(chunk).map(|a| a..(a + chunk).min(grid.len())).collect();
+    let Some((mine, others)) = ranges.split_first() else { return (Vec::new(), Vec::new()) };
+    let parts: Vec<Vec<(f32, f32)>> = std::thread::scope(|scope| {
+        let spawned: Vec<_> =
+            others.iter().map(|r| (r, std::thread::Builder::new().spawn_scoped(scope, || cells(r.clone())))).collect();
+        let mut parts = vec![cells(mine.clone())];
+        for (r, thread) in spawned {
+            // A share whose thread did not start, or panicked, is made here
+            // (where a panic goes on up, as it would have without threads).
+            parts.push(thread.ok().and_then(|t| t.join().ok()).unwrap_or_else(|| cells(r.clone())));
+        }
+        parts
+    });
+    parts.into_iter().flatten().unzip()
+}
+
 fn stamp_index(grid: &PlanGrid, walker: &mut Walker, stamps: &[Stamp]) -> SpatialIndex {
     SpatialIndex::build(grid, walker, stamps.len(), |i| (stamps[i].centre, stamps[i].radius_m))
 }
@@ -570,5 +594,33 @@ impl Layout {
     #[must_use]
     pub fn segments(&self) -> usize {
         self.channels.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The relief is the same bits however many threads share its cells
+    /// (including shares of uneven size).
+    #[test]
+    fn the_relief_does_not_depend_on_the_threads() {
+        let system = crate::PlannedSystem::default_system();
+        for plan in [&system.planets[1], &system.planets[4]] {
+            let grid = PlanGrid::new(&PlanetGrid::of_radius(plan.recipe.radius_m));
+            let fields = Fields::new(plan.seed, &plan.recipe);
+            let (fine_m, ridge_m) = (9.0, grid.cell_m() * 4.0);
+            let one = relief(&grid, &fields, fine_m, ridge_m, 1);
+            assert_eq!(one.0.len(), grid.len());
+            for threads in [2, 3, 7] {
+                let split = relief(&grid, &fields, fine_m, ridge_m, threads);
+                let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
+                assert!(
+                    split.0.len() == one.0.len() && same(&split.0, &one.0) && same(&split.1, &one.1),
+                    "planet {}: {threads} threads",
+                    plan.index
+                );
+            }
+        }
     }
 }

@@ -78,9 +78,25 @@ pub fn world_with(system: Option<&std::path::Path>, threads: Option<usize>, scat
 
 /// The world of a loaded system.
 pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
+    World::new(plan, world_settings(threads, scatter))
+}
+
+/// The world of a loaded system entered at planet `first` (the camera's,
+/// made before this returns; the others are made in the background). A
+/// planet not in the system is left for the view's check to name.
+pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32) -> World {
+    let settings = world_settings(threads, scatter);
+    if (first as usize) < plan.planets.len() {
+        World::new_at(plan, settings, first)
+    } else {
+        World::new(plan, settings)
+    }
+}
+
+fn world_settings(threads: Option<usize>, scatter: bool) -> WorldSettings {
     // The range was checked when the flag was parsed (`flags::threads`).
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    World::new(plan, WorldSettings { threads, scatter, ..WorldSettings::default() })
+    WorldSettings { threads, scatter, ..WorldSettings::default() }
 }
 
 /// Loads the save at `path` into `world`: refused, naming why, when it is
@@ -112,18 +128,30 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let device = std::thread::spawn({
         let plan = Arc::clone(&plan);
         move || {
+            // The device and the textures (on threads that inherit this
+            // one's priority) share the cores with the region jobs and the
+            // background planets, below the thread making the camera's planet.
+            jobs::set_worker_priority(jobs::WorkerPriority::Low);
             let gpu = Gpu::headless();
             let materials = gpu.is_ok().then(|| MaterialSet::generate(&plan));
             (gpu, materials, Instant::now())
         }
     });
-    let mut world = world_of(plan, args.threads, !args.no_scatter);
+    let first = path.as_ref().map_or(view.planet, |p| p.planet);
+    let mut world = world_at(plan, args.threads, !args.no_scatter, first);
     let world_s = launched.elapsed().as_secs_f64();
     world.set_time(args.time);
     if let Some(save) = &args.save {
         load_save(&mut world, save)?;
     }
-    view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
+    let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
+    if path.is_none() {
+        // Streaming begins while the device starts (the capture's own
+        // updates carry it on).
+        let aspect = f64::from(size.0) / f64::from(size.1);
+        world.update(&ViewCamera { pose, fov_y: view.fov.to_radians() }.engine_camera(aspect));
+    }
+    let streaming = path.is_none().then(|| launched.elapsed().as_secs_f64());
     let (gpu, materials, device_ready) =
         device.join().map_err(|_| Failure::Failed("the device's start panicked".into()))?;
     let gpu = gpu.map_err(|e| Failure::Failed(e.to_string()))?;
@@ -131,13 +159,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let joined = launched.elapsed().as_secs_f64();
     let mut capture = Capture::with_gpu(world, Arc::new(gpu), &materials, size);
     capture.renderer.set_indirect(!args.no_indirect);
-    let started = launched.elapsed().as_secs_f64();
+    let renderer_s = launched.elapsed().as_secs_f64() - joined;
+    // A path streams from its first frame, after the renderer.
+    let streaming = streaming.unwrap_or(joined + renderer_s);
     errln!("device: {}", capture.renderer.gpu().describe());
     errln!(
-        "started in {started:.2} s: world {world_s:.2} s, device and textures {:.2} s (beside the world), renderer \
-         {:.2} s",
+        "started in {streaming:.2} s: world {world_s:.2} s (planet {first}; the other {} made in the background), \
+         device and textures {:.2} s (beside the world), renderer {renderer_s:.2} s",
+        capture.world.planets.len().saturating_sub(1),
         (device_ready - launched).as_secs_f64(),
-        started - joined
     );
     if let Some(path) = path {
         return fly_path(&mut capture, &path, args);
@@ -146,9 +176,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
     crate::save::png(&args.out, &shot.image)?;
     if shot.settled {
+        let all_made = capture.world.planets.iter().filter_map(|p| p.made()).map(|m| m.made_at).max();
         errln!(
-            "settled after {:.2} s of streaming; first frame {:.2} s after launch",
+            "settled after {:.2} s of streaming; every planet made {:.2} s after launch; first frame {:.2} s after \
+             launch",
             shot.stream_s,
+            all_made.map_or(0.0, |t| (t - launched).as_secs_f64()),
             launched.elapsed().as_secs_f64()
         );
     } else {
@@ -200,7 +233,7 @@ pub fn path_camera(world: &World, path: &CameraPath, t: f64) -> Result<ViewCamer
         .planets
         .get(path.planet as usize)
         .ok_or_else(|| Failure::Invalid(format!("path {}: planet {} is not in the system", path.name, path.planet)))?;
-    let local = path.camera(&planet.terrain, t);
+    let local = path.camera(planet.terrain(), t);
     let position = planet.to_system(local.position);
     let forward = planet.vector_to_system(local.forward);
     Ok(ViewCamera::new(Pose::looking(position, forward, planet.vector_to_system(local.position.normalize()))))

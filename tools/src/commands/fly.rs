@@ -49,7 +49,7 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{CursorGrabMode, Window, WindowId};
 
-use super::capture::world_of;
+use super::capture::world_at;
 use crate::failure::Failure;
 use crate::output::errln;
 
@@ -210,19 +210,26 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     };
     let plan = Arc::new(crate::load::system(args.system.as_deref())?);
     // The material textures are made while the world is built (they need
-    // only the system); the renderer takes them when the window opens.
+    // only the system), below the priority of the thread making the
+    // camera's planet; the renderer takes them when the window opens.
     let materials = std::thread::spawn({
         let plan = Arc::clone(&plan);
-        move || render::MaterialSet::generate(&plan)
+        move || {
+            jobs::set_worker_priority(jobs::WorkerPriority::Low);
+            render::MaterialSet::generate(&plan)
+        }
     });
-    let mut world = world_of(plan, args.threads, true);
+    // The planet the client starts on is made first; the others are made
+    // in the background while it streams.
+    let home = 1.min(plan.planets.len() as u32 - 1);
+    let first = view.as_ref().map_or(home, |v| v.planet);
+    let mut world = world_at(plan, args.threads, true, first);
     world.set_time(args.time);
     world.set_time_scale(args.time_scale);
     if let Some(save) = args.save.as_deref().filter(|p| p.exists()) {
         super::capture::load_save(&mut world, save)?;
     }
     let edits = world.save().planets.iter().map(Vec::len).sum();
-    let home = 1.min(world.planets.len() as u32 - 1);
     let view = match view {
         Some(v) => v,
         None if cave => engine::view::sunlit_cave_mouth(&world, home, 15.0).ok_or_else(|| {
@@ -457,7 +464,7 @@ impl Client {
             let Some(aim) = self.aim else { continue };
             self.tool.op = op;
             // Fills are of the planet's rock.
-            self.tool.material = self.world.planets[aim.planet as usize].terrain.recipe.surface.rock as u8;
+            self.tool.material = self.world.planets[aim.planet as usize].terrain().recipe.surface.rock as u8;
             match self.world.edit(aim.planet, self.tool.edit(op, &aim)) {
                 Ok(_) => self.edits += 1,
                 Err(e) => errln!("cannot {}: {e}", op.name()),
@@ -475,8 +482,8 @@ impl Client {
     fn nearest_town(&self) -> Option<(u32, glam::DVec3)> {
         let (planet, _) = self.world.nearest(self.player.pose.position);
         let here = planet.to_local(self.player.pose.position).normalize_or(glam::DVec3::Y).as_vec3();
-        let (s, _) = planet.terrain.settlements.nearest(here)?;
-        let lift = f64::from(planet.terrain.recipe.radius_m + s.height_m) + 60.0;
+        let (s, _) = planet.terrain().settlements.nearest(here)?;
+        let lift = f64::from(planet.terrain().recipe.radius_m + s.height_m) + 60.0;
         Some((planet.index, s.centre.as_dvec3() * lift))
     }
 
@@ -490,7 +497,7 @@ impl Client {
             engine::clock::clock_text(planet.solar_hours(here.as_dvec3())),
             time_scale(self.world.clock().scale())
         );
-        let town = planet.terrain.settlements.nearest(here).map_or_else(
+        let town = planet.terrain().settlements.nearest(here).map_or_else(
             || "no towns".to_owned(),
             |(s, d)| {
                 let bearing = super::nearest::bearing_deg(here, s.centre);

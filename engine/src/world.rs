@@ -1,5 +1,6 @@
 //! The whole system as the camera flies through it: every planet's terrain
-//! and proxy, built when the system is entered, and one streamer attached to
+//! and proxy, made in the background once the system is entered (the
+//! camera's planet's terrain first: `making.rs`), and one streamer attached to
 //! the planet the camera is near. The streamer moves to another planet as the
 //! camera does (DESIGN.md, "Streaming and jobs"); planets not streamed, and
 //! the streamed one until its coarsest regions cover it, are drawn as proxies.

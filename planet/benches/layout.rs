@@ -1,7 +1,8 @@
-//! The planet layout: making it (each default planet, one core), and what
-//! it costs every region: the generate stage (columns + voxels) of LOD-0
-//! surface regions on random land, and of those by rivers, on stamps and on
-//! plots (the plan's worst), with the layout and with it switched off
+//! The planet layout: making it (each default planet; its relief on every
+//! core, the rest on one), and what it costs every region: the generate
+//! stage (columns + voxels) of LOD-0 surface regions on random land, and of
+//! those by rivers, on stamps and on plots (the plan's worst), with the
+//! layout and with it switched off
 //! (`Layout::none`), in the same run. Targets: a layout in at most 300 ms;
 //! generate at most 15% dearer with it.
 //!

@@ -208,22 +208,17 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         Some("cave") | None => None,
         Some(v) => Some(v.parse().map_err(|e| Failure::Invalid(format!("--view: {e}")))?),
     };
+    let launched = Instant::now();
     let plan = Arc::new(crate::load::system(args.system.as_deref())?);
-    // The material textures are made while the world is built (they need
-    // only the system), below the priority of the thread making the
-    // camera's planet; the renderer takes them when the window opens.
-    let materials = std::thread::spawn({
-        let plan = Arc::clone(&plan);
-        move || {
-            jobs::set_worker_priority(jobs::WorkerPriority::Low);
-            render::MaterialSet::generate(&plan)
-        }
-    });
     // The planet the client starts on is made first; the others are made
     // in the background while it streams.
     let home = 1.min(plan.planets.len() as u32 - 1);
     let first = view.as_ref().map_or(home, |v| v.planet);
-    let mut world = world_at(plan, args.threads, true, first);
+    let mut world = world_at(Arc::clone(&plan), args.threads, true, first);
+    // Then the material textures are made while the window and its device
+    // start (they need only the system), ahead of the background planets
+    // and the region jobs: the first frame waits for them.
+    let materials = std::thread::spawn(move || render::MaterialSet::generate(&plan));
     world.set_time(args.time);
     world.set_time_scale(args.time_scale);
     if let Some(save) = args.save.as_deref().filter(|p| p.exists()) {
@@ -241,6 +236,12 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         }
     };
     let pose = view.pose(&world).map_err(|e| Failure::Invalid(format!("--view: {e}")))?;
+    // Streaming begins while the window and its device start (the frames'
+    // updates carry it on).
+    world.update(&ViewCamera::new(pose).engine_camera(f64::from(size.0) / f64::from(size.1.max(1))));
+    let streaming_s = launched.elapsed().as_secs_f64();
+    // The first frames draw this planet's proxy until its regions cover it.
+    let _ = world.planets[view.planet as usize].proxy();
     let event_loop = EventLoop::new()
         .map_err(|e| Failure::Failed(format!("cannot open a window ({e}); with no display use `planet tour`")))?;
     event_loop.set_control_flow(ControlFlow::Poll);
@@ -258,6 +259,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         look: (0.0, 0.0),
         grabbed: false,
         started: Instant::now(),
+        launch: Some((launched, streaming_s)),
+        settling: Some(launched),
         last_frame: Instant::now(),
         title_at: Instant::now(),
         frames: 0,
@@ -306,6 +309,12 @@ struct Client {
     look: (f64, f64),
     grabbed: bool,
     started: Instant,
+    /// When the client was launched and when streaming began (seconds after
+    /// it), until the first frame has been told.
+    launch: Option<(Instant, f64)>,
+    /// When the client was launched, until the view's first settling has
+    /// been told.
+    settling: Option<Instant>,
     last_frame: Instant,
     title_at: Instant,
     frames: u32,
@@ -754,6 +763,18 @@ impl Client {
             return self.fail(event_loop, Failure::Failed(e.to_string()));
         }
         self.frames += 1;
+        if let Some((launched, streaming_s)) = self.launch.take() {
+            errln!(
+                "first frame {:.2} s after launch (streaming from {streaming_s:.2} s; {} of {} planets made)",
+                launched.elapsed().as_secs_f64(),
+                self.world.planets_made(),
+                self.world.planets.len()
+            );
+        }
+        if let Some(launched) = self.settling.filter(|_| self.world.is_settled()) {
+            errln!("view settled {:.2} s after launch (every planet made)", launched.elapsed().as_secs_f64());
+            self.settling = None;
+        }
         let since = (now - self.title_at).as_secs_f64();
         if since >= 0.5 {
             self.fps = f64::from(self.frames) / since;

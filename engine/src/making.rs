@@ -1,7 +1,8 @@
 //! The world's planets, made in the background. Entering a system makes
 //! only the terrain (layout, settlements, their indexes) of the planet the
-//! camera starts on, on the thread that enters it: what streaming needs.
-//! Every other planet's terrain and every proxy are made by background
+//! camera starts on, on the thread that enters it, before anything else
+//! starts: what streaming needs. Every other planet's terrain and every
+//! proxy are then made by background
 //! threads below normal priority (a region job's, so streaming the camera's
 //! planet and making the others share the cores), each taking the next
 //! planet no one has begun. A thread that needs a planet before then makes
@@ -102,14 +103,6 @@ impl PlanetMaking {
         self.slots.iter().filter(|s| s.made.get().is_some()).count()
     }
 
-    /// Claims `index` for the caller, so no background maker begins it (the
-    /// caller makes it next, with `get`).
-    pub fn claim(&self, index: usize) {
-        if let Some(slot) = self.slots.get(index) {
-            slot.claimed.store(true, Ordering::Relaxed);
-        }
-    }
-
     /// Starts `threads` background makers, which take the unclaimed planets
     /// in system order, then make the proxies that planets made elsewhere
     /// lack, until none is left or `stop` is called.
@@ -187,15 +180,14 @@ mod tests {
         assert_eq!(signatures(&racing), made_here, "made while the makers raced the caller");
     }
 
-    /// A claimed planet is left to its claimer; a stopped making begins nothing.
+    /// A stopped making begins nothing; a terrain asked for is made without
+    /// its proxy.
     #[test]
     fn claims_and_stop_are_kept() {
         let making = PlanetMaking::new(system(), 8);
         making.stop();
         making.start(2);
         assert!(making.ready(0).is_none());
-        making.claim(3);
-        assert!(making.ready(3).is_none());
         assert_eq!(making.terrain(3).seed, making.system().planets[3].seed);
         assert!(making.ready(3).is_none(), "asked for its terrain, not its proxy");
         assert_eq!(making.get(3).terrain.seed, making.system().planets[3].seed);

@@ -270,9 +270,9 @@ impl World {
         Self::entering(system, settings, None)
     }
 
-    /// Enters `system` at planet `first` (the camera's): made on this
-    /// thread before this returns, while the other planets are made in the
-    /// background.
+    /// Enters `system` at planet `first` (the camera's): its terrain made on
+    /// this thread before this returns, and then the other planets (and
+    /// every proxy) in the background.
     ///
     /// # Panics
     /// If `first` is not a planet of the system.
@@ -286,7 +286,9 @@ impl World {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let others = system.planets.len() - usize::from(first.is_some());
         if let Some(first) = first {
-            making.claim(first as usize);
+            // Alone on the cores until it is made: streaming waits for it,
+            // the other planets do not.
+            let _ = making.terrain(first as usize);
         }
         making.start(cores.clamp(1, others.max(1)));
         let planets: Vec<WorldPlanet> = system
@@ -301,9 +303,6 @@ impl World {
                 making: Arc::clone(&making),
             })
             .collect();
-        if let Some(first) = first {
-            let _ = planets[first as usize].terrain();
-        }
         let planet_count = planets.len();
         Self {
             system,

@@ -19,6 +19,7 @@ mod grid;
 mod index;
 mod plots;
 mod rivers;
+mod share;
 mod stamp;
 
 pub use channel::{Channels, LEVEL_TOLERANCE_M, MARGIN_M, NearSegments, RiverSample};
@@ -103,12 +104,13 @@ impl PlanetLayout {
     /// The layout, calling `done(part)` as each of `PARTS` finishes (so a
     /// caller with a clock can time them; this crate has none).
     pub fn build_observed(plan: &PlanetPlan, done: &mut dyn FnMut(&'static str)) -> Self {
-        Self::build_with_scaffold(plan, done).0
+        Self::build_with_scaffold(plan, done, share::threads()).0
     }
 
     /// The layout and what indexing it needs again (`Layout::build` keeps
     /// them rather than making them a second time).
-    fn build_with_scaffold(plan: &PlanetPlan, done: &mut dyn FnMut(&'static str)) -> (Self, Scaffold) {
+    /// `threads` share the per-cell work (`share.rs`: the same bits on any number).
+    fn build_with_scaffold(plan: &PlanetPlan, done: &mut dyn FnMut(&'static str), threads: usize) -> (Self, Scaffold) {
         let recipe = &plan.recipe;
         let grid = PlanGrid::new(&PlanetGrid::of_radius(recipe.radius_m));
         let fields = Fields::new(plan.seed, recipe);
@@ -118,7 +120,6 @@ impl PlanetLayout {
         // ridges without those finer than eight plan cells (a mask's edge).
         let fine_m = Terrain::lattice_cell_m(&PlanetGrid::new(recipe), 0);
         let ridge_m = grid.cell_m() * 4.0;
-        let threads = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4);
         let (base, tectonic) = relief(&grid, &fields, fine_m, ridge_m, threads);
         done("relief");
         let mask = belts::mask(recipe, &tectonic);
@@ -127,16 +128,15 @@ impl PlanetLayout {
         let stamps = belts::stamps(&grid, &mut walker, recipe, plan.seed, &skeleton, &tectonic);
         done("belts");
         let stamp_index = stamp_index(&grid, &mut walker, &stamps);
-        let height: Vec<f32> = (0..grid.len() as Cell)
-            .map(|c| base[c as usize] + stamps_at(&stamps, &stamp_index, &grid, grid.centre(c), c).height_m)
-            .collect();
+        let height = share::map(grid.len(), threads, |c| {
+            base[c] + stamps_at(&stamps, &stamp_index, &grid, grid.centre(c as Cell), c as Cell).height_m
+        });
         done("height");
-        let route = rivers::meander(&grid, plan.seed, &height);
+        let route = rivers::meander(&grid, plan.seed, &height, threads);
         let (drainage, lakes) = rivers::drain(&grid, &mut walker, recipe, &route);
         let river_list = rivers::rivers(&grid, recipe, plan.seed, &height, &drainage, &lakes);
         done("rivers");
         let beach_cap = (recipe.surface.beach_length_m + COAST_STEP_M * 2.0).min(COAST_STEP_M * 255.0);
-        let coast_m = coast::distance_to(&grid, |c| drainage.sea[c as usize], beach_cap);
         let mut river_cell = vec![false; grid.len()];
         for r in &river_list {
             for p in &r.points {
@@ -144,15 +144,22 @@ impl PlanetLayout {
             }
         }
         let water_cap = recipe.plots.water_m.max(recipe.plots.radius_m + 3.0 * grid.cell_m()) + grid.cell_m();
-        let water = coast::distance_to(
-            &grid,
-            |c| drainage.sea[c as usize] || drainage.lake[c as usize] != rivers::NONE || river_cell[c as usize],
-            water_cap,
-        );
         let river_cap = recipe.plots.radius_m + recipe.terrain.rivers.valley_m + recipe.terrain.rivers.width_m[1] + 1.0;
-        let river = coast::distance_to(&grid, |c| river_cell[c as usize], river_cap);
+        // Three floods over the grid, each alone: the sea's beside the other two.
+        let (coast_m, (water, river)) = share::join(
+            threads,
+            || coast::distance_to(&grid, |c| drainage.sea[c as usize], beach_cap),
+            || {
+                let water = coast::distance_to(
+                    &grid,
+                    |c| drainage.sea[c as usize] || drainage.lake[c as usize] != rivers::NONE || river_cell[c as usize],
+                    water_cap,
+                );
+                (water, coast::distance_to(&grid, |c| river_cell[c as usize], river_cap))
+            },
+        );
         done("coast");
-        let slope = plots::slopes(&grid, &height);
+        let slope = plots::slopes(&grid, &height, threads);
         let inputs =
             plots::PlotInputs { height: &height, slope: &slope, drainage: &drainage, water: &water, river: &river };
         let plot_list = plots::plots(&grid, &mut walker, recipe, &inputs);
@@ -349,35 +356,16 @@ struct Scaffold {
     stamp_index: SpatialIndex,
 }
 
-/// The tectonic value and base height (before the stamps) of every cell:
-/// half the layout's making, so its cells are shared among `threads`
-/// threads. Each cell's values depend on nothing but the cell, so the split
-/// changes no bit; a share whose thread cannot be started is made on this one.
+/// The tectonic value and base height (before the stamps) of every cell
+/// (half the layout's making), shared among `threads` threads.
 fn relief(grid: &PlanGrid, fields: &Fields, fine_m: f32, ridge_m: f32, threads: usize) -> (Vec<f32>, Vec<f32>) {
-    let cells = |range: std::ops::Range<usize>| -> Vec<(f32, f32)> {
-        range
-            .map(|c| {
-                let d = grid.centre(c as Cell);
-                let (e, t) = fields.tectonic(d, fine_m, ridge_m);
-                (e + fields.hills(d, fine_m), t)
-            })
-            .collect()
-    };
-    let chunk = grid.len().div_ceil(threads.max(1)).max(1);
-    let ranges: Vec<_> = (0..grid.len()).step_by(chunk).map(|a| a..(a + chunk).min(grid.len())).collect();
-    let Some((mine, others)) = ranges.split_first() else { return (Vec::new(), Vec::new()) };
-    let parts: Vec<Vec<(f32, f32)>> = std::thread::scope(|scope| {
-        let spawned: Vec<_> =
-            others.iter().map(|r| (r, std::thread::Builder::new().spawn_scoped(scope, || cells(r.clone())))).collect();
-        let mut parts = vec![cells(mine.clone())];
-        for (r, thread) in spawned {
-            // A share whose thread did not start, or panicked, is made here
-            // (where a panic goes on up, as it would have without threads).
-            parts.push(thread.ok().and_then(|t| t.join().ok()).unwrap_or_else(|| cells(r.clone())));
-        }
-        parts
-    });
-    parts.into_iter().flatten().unzip()
+    share::map(grid.len(), threads, |c| {
+        let d = grid.centre(c as Cell);
+        let (e, t) = fields.tectonic(d, fine_m, ridge_m);
+        (e + fields.hills(d, fine_m), t)
+    })
+    .into_iter()
+    .unzip()
 }
 
 fn stamp_index(grid: &PlanGrid, walker: &mut Walker, stamps: &[Stamp]) -> SpatialIndex {
@@ -392,7 +380,7 @@ impl Layout {
     /// The layout of `plan` with its indexes.
     #[must_use]
     pub fn build(plan: &PlanetPlan) -> Self {
-        let (data, scaffold) = PlanetLayout::build_with_scaffold(plan, &mut |_| {});
+        let (data, scaffold) = PlanetLayout::build_with_scaffold(plan, &mut |_| {}, share::threads());
         Self::with_scaffold(data, scaffold)
     }
 
@@ -601,25 +589,17 @@ impl Layout {
 mod tests {
     use super::*;
 
-    /// The relief is the same bits however many threads share its cells
-    /// (including shares of uneven size).
+    /// The layout is the same bits however many threads share its work
+    /// (including shares of uneven size, and more threads than cores).
     #[test]
-    fn the_relief_does_not_depend_on_the_threads() {
+    fn the_layout_does_not_depend_on_the_threads() {
         let system = crate::PlannedSystem::default_system();
-        for plan in [&system.planets[1], &system.planets[4]] {
-            let grid = PlanGrid::new(&PlanetGrid::of_radius(plan.recipe.radius_m));
-            let fields = Fields::new(plan.seed, &plan.recipe);
-            let (fine_m, ridge_m) = (9.0, grid.cell_m() * 4.0);
-            let one = relief(&grid, &fields, fine_m, ridge_m, 1);
-            assert_eq!(one.0.len(), grid.len());
+        for plan in [&system.planets[1], &system.planets[2]] {
+            let on = |threads| PlanetLayout::build_with_scaffold(plan, &mut |_| {}, threads).0;
+            let one = on(1);
+            assert!(!one.rivers.is_empty() && !one.plots.is_empty());
             for threads in [2, 3, 7] {
-                let split = relief(&grid, &fields, fine_m, ridge_m, threads);
-                let same = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits());
-                assert!(
-                    split.0.len() == one.0.len() && same(&split.0, &one.0) && same(&split.1, &one.1),
-                    "planet {}: {threads} threads",
-                    plan.index
-                );
+                assert_eq!(on(threads).signature(), one.signature(), "planet {}: {threads} threads", plan.index);
             }
         }
     }

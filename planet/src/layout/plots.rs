@@ -45,18 +45,17 @@ pub struct Plot {
 
 /// The plan slope of every cell: the steepest rise to an edge neighbour, degrees.
 #[must_use]
-pub fn slopes(grid: &PlanGrid, height: &[f32]) -> Vec<f32> {
-    (0..grid.len() as Cell)
-        .map(|c| {
-            let mut g = 0.0f32;
-            // The four edge neighbours come first and always exist.
-            for m in grid.neighbours(c).take(4) {
-                let run = grid.distance_m(grid.centre(c), grid.centre(m));
-                g = g.max((height[m as usize] - height[c as usize]).abs() / run);
-            }
-            libm::atanf(g).to_degrees()
-        })
-        .collect()
+pub fn slopes(grid: &PlanGrid, height: &[f32], threads: usize) -> Vec<f32> {
+    super::share::map(grid.len(), threads, |c| {
+        let c = c as Cell;
+        let mut g = 0.0f32;
+        // The four edge neighbours come first and always exist.
+        for m in grid.neighbours(c).take(4) {
+            let run = grid.distance_m(grid.centre(c), grid.centre(m));
+            g = g.max((height[m as usize] - height[c as usize]).abs() / run);
+        }
+        libm::atanf(g).to_degrees()
+    })
 }
 
 /// What plots are chosen from.

@@ -115,18 +115,14 @@ const MEANDER_WAVELENGTH_M: f32 = 220.0;
 /// The height rivers are routed over: `height` plus a meander
 /// noise, so that courses wind. The water levels still follow `height`.
 #[must_use]
-pub fn meander(grid: &PlanGrid, seed: u64, height: &[f32]) -> Vec<f32> {
+pub fn meander(grid: &PlanGrid, seed: u64, height: &[f32], threads: usize) -> Vec<f32> {
     let noise =
         crate::recipe::NoiseRecipe { wavelength_m: MEANDER_WAVELENGTH_M, octaves: 1, lacunarity: 2.0, gain: 0.5 };
     let fractal = noise.fractal(crate::hash::noise_seed(seed, salt(b"meander")));
     let scale = grid.radius_m() / MEANDER_WAVELENGTH_M;
-    height
-        .iter()
-        .enumerate()
-        .map(|(c, &h)| {
-            h + MEANDER_M * fractal.fbm3_octaves::<crate::noise::Gradient>(grid.centre(c as Cell) * scale, 1)
-        })
-        .collect()
+    super::share::map(height.len(), threads, |c| {
+        height[c] + MEANDER_M * fractal.fbm3_octaves::<crate::noise::Gradient>(grid.centre(c as Cell) * scale, 1)
+    })
 }
 
 /// The priority flood over ground `height`, lakes included.

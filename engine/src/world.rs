@@ -440,6 +440,12 @@ impl World {
         save.check_world(self.system.signature(), self.planets.len())?;
         let mut logs = Vec::with_capacity(self.planets.len());
         for (i, ((planet, edits), bakes)) in self.planets.iter().zip(&save.planets).zip(&save.bakes).enumerate() {
+            // A planet with nothing saved needs no terrain to check against
+            // (so loading does not wait for the planets still being made).
+            if edits.is_empty() && bakes.is_empty() {
+                logs.push(EditLog::new());
+                continue;
+            }
             let log = EditLog::with_bakes(planet.terrain(), edits, bakes).map_err(|(at, error)| LoadError::Edit {
                 planet: i as u32,
                 index: at,

@@ -535,7 +535,11 @@ impl Renderer {
         let building_models = GpuBuildingModels::new(device);
         let creatures = GpuCreatures::new(device, &frame_layout, format, common);
 
-        let proxies = world.planets.iter().map(|p| p.made().map(|m| upload_proxy(device, &m.proxy))).collect();
+        let proxies = world
+            .planets
+            .iter()
+            .map(|p| p.made().map(|m| upload_proxy(device, &m.proxy, world.proxy_shown(p.index))))
+            .collect();
         let sea_colours = world
             .planets
             .iter()
@@ -647,7 +651,7 @@ impl Renderer {
             attached.map(|a| a.streamer.shown_regions().map(|r| (a.planet, r)).collect()).unwrap_or_default();
         for (i, (slot, planet)) in self.proxies.iter_mut().zip(&world.planets).enumerate() {
             if slot.is_none() {
-                *slot = planet.made().map(|m| upload_proxy(&self.gpu.device, &m.proxy));
+                *slot = planet.made().map(|m| upload_proxy(&self.gpu.device, &m.proxy, world.proxy_shown(i as u32)));
             }
             if let Some(proxy) = slot {
                 proxy.set_shown(world.proxy_shown(i as u32), now);
@@ -1210,10 +1214,11 @@ fn upload_materials(gpu: &Gpu, layout: &wgpu::BindGroupLayout, set: &MaterialSet
     })
 }
 
-/// A made planet's proxy on the GPU, shown whole.
-fn upload_proxy(device: &wgpu::Device, proxy: &ProxyMesh) -> GpuProxy {
+/// A made planet's proxy on the GPU, shown whole or hidden (no fade either
+/// way: it was not drawn before).
+fn upload_proxy(device: &wgpu::Device, proxy: &ProxyMesh, shown: bool) -> GpuProxy {
     // Region uploads are what `uploaded_bytes` counts; a proxy's are not.
     let mut uploaded = 0;
     let mesh = GpuMesh::upload(device, &proxy.part, true, "proxy", &mut uploaded).expect("proxies have triangles");
-    GpuProxy { mesh, shown: true, changed_at: f64::NEG_INFINITY }
+    GpuProxy { mesh, shown, changed_at: f64::NEG_INFINITY }
 }

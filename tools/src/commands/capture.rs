@@ -122,24 +122,25 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let path = args.path.as_deref().map(load_path).transpose()?;
     let launched = Instant::now();
     let plan = Arc::new(load::system(args.system.as_deref())?);
-    // The device starts and the material textures are made while the world
-    // is built (both need only the system); a bad argument is still
-    // reported first.
+    let first = path.as_ref().map_or(view.planet, |p| p.planet);
+    let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first);
+    let world_s = launched.elapsed().as_secs_f64();
+    // The device starts and the material textures are made once the
+    // camera's planet is (both need only the system; started beside it they
+    // took a share of the cores it needed, and streaming began 0.05-0.1 s
+    // later), while the view streams; a bad argument is still reported first.
     let device = std::thread::spawn({
         let plan = Arc::clone(&plan);
         move || {
             // The device and the textures (on threads that inherit this
             // one's priority) share the cores with the region jobs and the
-            // background planets, below the thread making the camera's planet.
+            // background planets.
             jobs::set_worker_priority(jobs::WorkerPriority::Low);
             let gpu = Gpu::headless();
             let materials = gpu.is_ok().then(|| MaterialSet::generate(&plan));
             (gpu, materials, Instant::now())
         }
     });
-    let first = path.as_ref().map_or(view.planet, |p| p.planet);
-    let mut world = world_at(plan, args.threads, !args.no_scatter, first);
-    let world_s = launched.elapsed().as_secs_f64();
     world.set_time(args.time);
     if let Some(save) = &args.save {
         load_save(&mut world, save)?;
@@ -165,7 +166,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     errln!("device: {}", capture.renderer.gpu().describe());
     errln!(
         "started in {streaming:.2} s: world {world_s:.2} s (planet {first}; the other {} made in the background), \
-         device and textures {:.2} s (beside the world), renderer {renderer_s:.2} s",
+         device and textures {:.2} s (after the world, beside streaming), renderer {renderer_s:.2} s",
         capture.world.planets.len().saturating_sub(1),
         (device_ready - launched).as_secs_f64(),
     );

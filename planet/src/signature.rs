@@ -47,8 +47,10 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// outer two layers so the density no longer jumps where the band ends
 /// (issue 14). 14: the mountain ridges' long octaves (at least eight
 /// lattice spacings) interpolated from the lattice nodes, their crease
-/// still taken at every column (issue 18).
-pub const GENERATOR_VERSION: u32 = 14;
+/// still taken at every column (issue 18). 15: a dual-contouring corner or
+/// edge kept sharp only where its tangent planes also put the 4³ samples
+/// around its cell on their own sides (issue 14).
+pub const GENERATOR_VERSION: u32 = 15;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -383,7 +383,7 @@ pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], 
         comps,
         hermite,
         bias,
-        |_| true,
+        |_, _| true,
         |v| {
             out[c] = Some(v);
             c += 1;
@@ -402,7 +402,7 @@ pub fn for_each_vertex(
     comps: &Components,
     hermite: &[(Vec3, Vec3); 12],
     bias: f32,
-    sharp_holds: impl Fn(Vec3) -> bool,
+    sharp_holds: impl Fn(Vec3, &TangentSolid) -> bool,
     mut f: impl FnMut(CellVertex),
 ) {
     let count = usize::from(comps.count).min(4);
@@ -491,18 +491,21 @@ fn trilinear_value(d: &[f32; 8], p: Vec3) -> f32 {
 /// nearest crossing; or a sharp corner or edge, which the trilinear
 /// interpolant rounds off by up to most of a cell: a point inside the box
 /// the component's hermite crossings span, whose tangent planes explain the
-/// cell's corners (`planes_explain_corners`) and near which a wider look at
-/// the samples finds the surface (`sharp_holds`). It stays sharp. (The box
-/// alone also kept vertices that bad normals had put where no surface is:
-/// with both checks, 100 rather than 132 of 214,000 vertices are over half a
-/// cell from the generator's own zero set, `tests/manifold.rs`.)
+/// cell's corners (`corner_solid`) and near which a wider look at
+/// the samples finds the surface (`sharp_holds`: the tricubic interpolant
+/// near it, and, since generator 15, the samples a cell or two out on the
+/// sides the planes put them, `TangentSolid::fits_samples`). It stays sharp.
+/// (The box alone also kept vertices that bad normals had put where no
+/// surface is: with the corners and the tricubic look, 100 rather than 132
+/// of 214,000 vertices were over half a cell from the generator's own zero
+/// set, `tests/manifold.rs`; with the samples around too, 17.)
 fn near_zero_set(
     d: &[f32; 8],
     comps: &Components,
     hermite: &[(Vec3, Vec3); 12],
     c: usize,
     p: Vec3,
-    sharp_holds: &impl Fn(Vec3) -> bool,
+    sharp_holds: &impl Fn(Vec3, &TangentSolid) -> bool,
 ) -> Vec3 {
     let f = trilinear_value(d, p);
     let g = trilinear_gradient(d, p);
@@ -527,28 +530,120 @@ fn near_zero_set(
         return p;
     }
     let inside_box = p.cmpge(lo).all() && p.cmple(hi).all();
-    if inside_box && planes_explain_corners(d, comps, hermite, c) && sharp_holds(p) {
+    if inside_box && corner_solid(d, comps, hermite, c).is_some_and(|solid| sharp_holds(p, &solid)) {
         return p;
     }
     nearest.lerp(p, REACH / dist).clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
 }
 
-/// Whether the tangent planes of component `c` explain the cell's corners:
-/// the solid they bound (their intersection, for a corner or edge of rock,
-/// or their union, for one of air) holds exactly the solid corners.
-fn planes_explain_corners(d: &[f32; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], c: usize) -> bool {
-    let (mut lowest, mut highest) = ([f32::MAX; 8], [f32::MIN; 8]);
-    for e in comps.edges_of(c) {
-        let (at, n) = hermite[e];
-        for k in 0..8 {
-            // Inside (solid) is against the outward normal.
-            let v = n.dot(at - corner_position(k));
-            lowest[k] = lowest[k].min(v);
-            highest[k] = highest[k].max(v);
-        }
+/// How far a third normal must leave the plane of two others (the sine of
+/// the angle, about 6°) for three planes to make a corner, and how far two
+/// normals must differ for an edge.
+const CORNER_SPAN: f32 = 0.1;
+
+/// How far (cells) a sample may lie on the wrong side of a sharp vertex's
+/// tangent solid and still agree with it: the planes come from crossings
+/// and normals a few hundredths of a cell off, and a true corner's faces are
+/// not quite flat.
+const FIT_TOLERANCE: f32 = 0.3;
+
+/// How far (cells) along an edge's crease its samples are checked: farther
+/// along, the edge may end at a corner whose third face this cell's planes
+/// do not hold (a box's edge 1.5 cells from its corner).
+const EDGE_REACH: f32 = 1.0;
+
+/// The shape of a component's tangent planes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Crease {
+    /// Their normals all about parallel: a sheet.
+    Flat,
+    /// Two directions: an edge running along this unit vector.
+    Edge(Vec3),
+    /// Three or more: a corner.
+    Corner,
+}
+
+/// The solid that a component's tangent planes bound: their intersection
+/// (a corner or edge of rock) or their union (one of air).
+#[derive(Clone, Copy, Debug)]
+pub struct TangentSolid {
+    /// (crossing, outward normal) of each of the component's edges.
+    planes: [(Vec3, Vec3); 12],
+    count: usize,
+    union: bool,
+}
+
+impl TangentSolid {
+    /// How deep `q` lies inside the solid (cells; negative outside): the
+    /// least (intersection) or greatest (union) depth under the planes.
+    #[must_use]
+    pub fn depth(&self, q: Vec3) -> f32 {
+        // Inside (solid) is against the outward normal.
+        let depths = self.planes[..self.count].iter().map(|&(at, n)| n.dot(at - q));
+        if self.union { depths.fold(f32::MIN, f32::max) } else { depths.fold(f32::MAX, f32::min) }
     }
-    let agrees = |model: &[f32; 8]| (0..8).all(|k| (model[k] > 0.0) == (d[k] > 0.0));
-    agrees(&lowest) || agrees(&highest)
+
+    /// Whether the planes make a sheet, an edge or a corner.
+    #[must_use]
+    pub fn crease(&self) -> Crease {
+        let n = &self.planes[..self.count];
+        let mut widest = (0.0f32, Vec3::ZERO);
+        for i in 0..n.len() {
+            for j in i + 1..n.len() {
+                let along = n[i].1.cross(n[j].1);
+                if along.length_squared() > widest.0 {
+                    widest = (along.length_squared(), along);
+                }
+                if n[j + 1..].iter().any(|&(_, third)| third.dot(along).abs() > CORNER_SPAN) {
+                    return Crease::Corner;
+                }
+            }
+        }
+        if widest.0 > CORNER_SPAN * CORNER_SPAN { Crease::Edge(widest.1.normalize()) } else { Crease::Flat }
+    }
+
+    /// Whether a sharp vertex at `p` agrees with the samples at offsets -1
+    /// to 2 from the cell's minimum corner (`sample([x, y, z])`, solid > 0):
+    /// each is on the solid's side it lies on, those within `FIT_TOLERANCE` of
+    /// its boundary aside, and an edge's only within `EDGE_REACH` along it.
+    /// A sheet is not checked. Where the tangent planes meet beside a
+    /// rounded or thin feature (a worm tunnel's wall, a dip in the ground
+    /// thinner than a cell), they mark a corner that the samples a cell or
+    /// two out contradict; a true corner's planes explain them.
+    #[must_use]
+    pub fn fits_samples(&self, p: Vec3, sample: impl Fn([i32; 3]) -> f32) -> bool {
+        let crease = self.crease();
+        if crease == Crease::Flat {
+            return true;
+        }
+        (0..64).all(|i: i32| {
+            let at = [i % 4 - 1, i / 4 % 4 - 1, i / 16 - 1];
+            let q = Vec3::new(at[0] as f32, at[1] as f32, at[2] as f32);
+            if let Crease::Edge(along) = crease
+                && (q - p).dot(along).abs() > EDGE_REACH
+            {
+                return true;
+            }
+            let depth = self.depth(q);
+            depth.abs() <= FIT_TOLERANCE || (depth > 0.0) == (sample(at) > 0.0)
+        })
+    }
+}
+
+/// The solid component `c`'s tangent planes bound, where it explains the
+/// cell's corners: it holds exactly the solid ones.
+fn corner_solid(d: &[f32; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], c: usize) -> Option<TangentSolid> {
+    let mut solid = TangentSolid { planes: [(Vec3::ZERO, Vec3::ZERO); 12], count: 0, union: false };
+    for e in comps.edges_of(c) {
+        solid.planes[solid.count] = hermite[e];
+        solid.count += 1;
+    }
+    let agrees = |s: &TangentSolid| (0..8).all(|k| (s.depth(corner_position(k)) > 0.0) == (d[k] > 0.0));
+    if agrees(&solid) {
+        return Some(solid);
+    }
+    solid.union = true;
+    agrees(&solid).then_some(solid)
 }
 
 /// The gradient across an edge, from samples along a line through the crossing
@@ -670,7 +765,7 @@ mod tests {
                     hermite[e] = (p, normal(e, p));
                 }
             }
-            planes_explain_corners(&df, &comps, &hermite, 0)
+            corner_solid(&df, &comps, &hermite, 0).is_some()
         };
         // Rock where x, y and z are all past (0.3, 0.7, 0.4): its corner.
         let corner = Vec3::new(0.3, 0.7, 0.4);
@@ -680,6 +775,47 @@ mod tests {
         let d: [i16; 8] = core::array::from_fn(|k| ((0.5 - corner_position(k).z) * 100.0) as i16);
         assert!(planes_of(&d, &|_, _| Vec3::Z));
         assert!(!planes_of(&d, &|e, _| if e == 8 { -Vec3::Z } else { Vec3::Z }));
+    }
+
+    /// The tangent solid of a cell whose densities are `density` at its
+    /// corners, with exact crossings and the given normal at each.
+    fn tangent_solid(density: &dyn Fn(Vec3) -> f32, normal: &dyn Fn(usize) -> Vec3) -> TangentSolid {
+        let df: [f32; 8] = core::array::from_fn(|k| density(corner_position(k)));
+        let d = df.map(|v| (v * 100.0) as i16);
+        let comps = components(&d);
+        let mut hermite = [(Vec3::ZERO, Vec3::ZERO); 12];
+        for (e, &(a, b)) in EDGES.iter().enumerate() {
+            if (d[a] > 0) != (d[b] > 0) {
+                hermite[e] = (corner_position(a).lerp(corner_position(b), df[a] / (df[a] - df[b])), normal(e));
+            }
+        }
+        corner_solid(&df, &comps, &hermite, 0).expect("the planes explain the corners")
+    }
+
+    /// A true corner or edge fits the 4³ samples around its cell, of rock
+    /// or of air, even where the edge ends 1.5 cells along; a spike of rock
+    /// or air thinner than a cell, with the same corner samples, does not.
+    #[test]
+    fn sharp_vertices_must_fit_the_samples_around() {
+        let p = Vec3::new(0.3, 0.7, 0.4);
+        let at = |a: [i32; 3]| Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32);
+        let rock = |q: Vec3| (q - p).min_element();
+        for sign in [1.0f32, -1.0] {
+            let corner = tangent_solid(&|q| sign * rock(q), &|e| -sign * Vec3::AXES[e / 4]);
+            assert_eq!(corner.crease(), Crease::Corner);
+            assert!(corner.fits_samples(p, |a| sign * rock(at(a))));
+            assert!(!corner.fits_samples(p, |a| sign * if a == [1, 1, 1] { 1.0 } else { -1.0 }));
+        }
+        // Rock where x and y are past the edge, ending at z = -0.5.
+        let edge_rock = |q: Vec3| (q.x - p.x).min(q.y - p.y);
+        let edge = tangent_solid(&edge_rock, &|e| -Vec3::AXES[e / 4]);
+        assert!(matches!(edge.crease(), Crease::Edge(along) if along.z.abs() > 0.99));
+        assert!(edge.fits_samples(p, |a| edge_rock(at(a)).min(at(a).z + 0.5)));
+        assert!(!edge.fits_samples(p, |a| if a == [2, 2, 1] { -1.0 } else { edge_rock(at(a)) }));
+        // A sheet is not checked.
+        let sheet = tangent_solid(&|q| 0.5 - q.z, &|_| Vec3::Z);
+        assert_eq!(sheet.crease(), Crease::Flat);
+        assert!(sheet.fits_samples(p, |_| -1.0));
     }
 
     #[test]

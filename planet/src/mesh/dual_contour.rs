@@ -377,6 +377,13 @@ impl Stencil<'_> {
         f32::from(self.voxels[i as usize].density)
     }
 
+    /// The sample at offset `at` (cells) from the cell's minimum corner.
+    #[inline]
+    fn at_offset(&self, [x, y, z]: [i32; 3]) -> f32 {
+        let [sx, sy, sz] = self.steps;
+        self.sample(self.at + x as isize * sx + y as isize * sy + z as isize * sz)
+    }
+
     /// The four samples along `axis` at offsets -1, 0, 1 and 2 from index `i`.
     #[inline]
     fn line(&self, i: isize, axis: usize) -> [f32; 4] {
@@ -686,7 +693,9 @@ pub fn dual_contour(
                 note_merged_faces(merged, &ours, centres, &of_edge, &hermite, frame, (a, b, c), first_layer);
                 // A sharp vertex the cell's own corners cannot vouch for is
                 // checked against the 4³ samples around, where the stencil reaches them.
-                let sharp_holds = |p: Vec3| tier == 0 || tricubic_near(&stencil, p);
+                let sharp_holds = |p: Vec3, solid: &cell::TangentSolid| {
+                    tier == 0 || (tricubic_near(&stencil, p) && solid.fits_samples(p, |at| stencil.at_offset(at)))
+                };
                 cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, sharp_holds, |v| {
                     out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));
                     frame_positions.push(frame_position(v.position, frame, (a, b, c)));

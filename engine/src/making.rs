@@ -183,7 +183,7 @@ mod tests {
     /// A stopped making begins nothing; a terrain asked for is made without
     /// its proxy.
     #[test]
-    fn claims_and_stop_are_kept() {
+    fn a_stopped_making_begins_nothing_and_a_terrain_comes_without_its_proxy() {
         let making = PlanetMaking::new(system(), 8);
         making.stop();
         making.start(2);

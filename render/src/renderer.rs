@@ -650,11 +650,12 @@ impl Renderer {
         let shown: Vec<(u32, Arc<engine::BuiltRegion>)> =
             attached.map(|a| a.streamer.shown_regions().map(|r| (a.planet, r)).collect()).unwrap_or_default();
         for (i, (slot, planet)) in self.proxies.iter_mut().zip(&world.planets).enumerate() {
+            let shown = world.proxy_shown(i as u32);
             if slot.is_none() {
-                *slot = planet.made().map(|m| upload_proxy(&self.gpu.device, &m.proxy, world.proxy_shown(i as u32)));
+                *slot = planet.made().map(|m| upload_proxy(&self.gpu.device, &m.proxy, shown));
             }
             if let Some(proxy) = slot {
-                proxy.set_shown(world.proxy_shown(i as u32), now);
+                proxy.set_shown(shown, now);
             }
         }
         self.regions.sync(&self.gpu.device, shown.iter().map(|(p, r)| (*p, &r.mesh, r.scatter.as_ref(), r.stamp)), now)

@@ -755,46 +755,41 @@ mod tests {
         assert_eq!(vertex_position(&q, 0.02), Vec3::splat(1.0 - INSET));
     }
 
-    /// A vertex is kept as a sharp feature only where its tangent planes
-    /// explain the cell's corners: a rock corner's three planes do; a flat
-    /// sheet whose stencil turned one normal over does not.
-    #[test]
-    fn only_planes_that_explain_the_corners_make_a_sharp_feature() {
-        let planes_of = |d: &[i16; 8], normal: &dyn Fn(usize, Vec3) -> Vec3| {
-            let df = d.map(f32::from);
-            let comps = components(d);
-            let mut hermite = [(Vec3::ZERO, Vec3::ZERO); 12];
-            for (e, &(a, b)) in EDGES.iter().enumerate() {
-                if (d[a] > 0) != (d[b] > 0) {
-                    let p = corner_position(a).lerp(corner_position(b), df[a] / (df[a] - df[b]));
-                    hermite[e] = (p, normal(e, p));
-                }
-            }
-            corner_solid(&df, &comps, &hermite, 0).is_some()
-        };
-        // Rock where x, y and z are all past (0.3, 0.7, 0.4): its corner.
-        let corner = Vec3::new(0.3, 0.7, 0.4);
-        let d: [i16; 8] = core::array::from_fn(|k| ((corner_position(k) - corner).min_element() * 100.0) as i16);
-        assert!(planes_of(&d, &|e, _| -Vec3::AXES[e / 4]));
-        // Rock below z = 0.5, one of its four normals turned over.
-        let d: [i16; 8] = core::array::from_fn(|k| ((0.5 - corner_position(k).z) * 100.0) as i16);
-        assert!(planes_of(&d, &|_, _| Vec3::Z));
-        assert!(!planes_of(&d, &|e, _| if e == 8 { -Vec3::Z } else { Vec3::Z }));
-    }
-
-    /// The tangent solid of a cell whose densities are `density` at its
-    /// corners, with exact crossings and the given normal at each.
-    fn tangent_solid(density: &dyn Fn(Vec3) -> f32, normal: &dyn Fn(usize) -> Vec3) -> TangentSolid {
-        let df: [f32; 8] = core::array::from_fn(|k| density(corner_position(k)));
-        let d = df.map(|v| (v * 100.0) as i16);
-        let comps = components(&d);
+    /// The tangent solid of a cell with corner densities `d`, its crossings
+    /// where the corners' line crosses zero, `normal(edge)` at each; none
+    /// where those planes do not explain the corners.
+    fn solid_of(d: &[i16; 8], normal: &dyn Fn(usize) -> Vec3) -> Option<TangentSolid> {
+        let df = d.map(f32::from);
+        let comps = components(d);
         let mut hermite = [(Vec3::ZERO, Vec3::ZERO); 12];
         for (e, &(a, b)) in EDGES.iter().enumerate() {
             if (d[a] > 0) != (d[b] > 0) {
                 hermite[e] = (corner_position(a).lerp(corner_position(b), df[a] / (df[a] - df[b])), normal(e));
             }
         }
-        corner_solid(&df, &comps, &hermite, 0).expect("the planes explain the corners")
+        corner_solid(&df, &comps, &hermite, 0)
+    }
+
+    /// A vertex is kept as a sharp feature only where its tangent planes
+    /// explain the cell's corners: a rock corner's three planes do; a flat
+    /// sheet whose stencil turned one normal over does not.
+    #[test]
+    fn only_planes_that_explain_the_corners_make_a_sharp_feature() {
+        // Rock where x, y and z are all past (0.3, 0.7, 0.4): its corner.
+        let corner = Vec3::new(0.3, 0.7, 0.4);
+        let d: [i16; 8] = core::array::from_fn(|k| ((corner_position(k) - corner).min_element() * 100.0) as i16);
+        assert!(solid_of(&d, &|e| -Vec3::AXES[e / 4]).is_some());
+        // Rock below z = 0.5, one of its four normals turned over.
+        let d: [i16; 8] = core::array::from_fn(|k| ((0.5 - corner_position(k).z) * 100.0) as i16);
+        assert!(solid_of(&d, &|_| Vec3::Z).is_some());
+        assert!(solid_of(&d, &|e| if e == 8 { -Vec3::Z } else { Vec3::Z }).is_none());
+    }
+
+    /// The tangent solid of a cell whose densities are `density` at its
+    /// corners (in hundredths), with the given normal at each crossing.
+    fn tangent_solid(density: &dyn Fn(Vec3) -> f32, normal: &dyn Fn(usize) -> Vec3) -> TangentSolid {
+        let d: [i16; 8] = core::array::from_fn(|k| (density(corner_position(k)) * 100.0) as i16);
+        solid_of(&d, normal).expect("the planes explain the corners")
     }
 
     /// A true corner or edge fits the 4³ samples around its cell, of rock

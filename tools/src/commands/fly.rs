@@ -259,8 +259,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
         look: (0.0, 0.0),
         grabbed: false,
         started: Instant::now(),
-        launch: Some((launched, streaming_s)),
-        settling: Some(launched),
+        launched,
+        untold_streaming_s: Some(streaming_s),
+        settle_untold: true,
         last_frame: Instant::now(),
         title_at: Instant::now(),
         frames: 0,
@@ -309,12 +310,13 @@ struct Client {
     look: (f64, f64),
     grabbed: bool,
     started: Instant,
-    /// When the client was launched and when streaming began (seconds after
-    /// it), until the first frame has been told.
-    launch: Option<(Instant, f64)>,
-    /// When the client was launched, until the view's first settling has
-    /// been told.
-    settling: Option<Instant>,
+    /// When the client was launched (before the system was loaded).
+    launched: Instant,
+    /// When streaming began (seconds after launch), until the first frame
+    /// has been told.
+    untold_streaming_s: Option<f64>,
+    /// Whether the view's first settling is still to be told.
+    settle_untold: bool,
     last_frame: Instant,
     title_at: Instant,
     frames: u32,
@@ -763,17 +765,17 @@ impl Client {
             return self.fail(event_loop, Failure::Failed(e.to_string()));
         }
         self.frames += 1;
-        if let Some((launched, streaming_s)) = self.launch.take() {
+        if let Some(streaming_s) = self.untold_streaming_s.take() {
             errln!(
                 "first frame {:.2} s after launch (streaming from {streaming_s:.2} s; {} of {} planets made)",
-                launched.elapsed().as_secs_f64(),
+                self.launched.elapsed().as_secs_f64(),
                 self.world.planets_made(),
                 self.world.planets.len()
             );
         }
-        if let Some(launched) = self.settling.filter(|_| self.world.is_settled()) {
-            errln!("view settled {:.2} s after launch (every planet made)", launched.elapsed().as_secs_f64());
-            self.settling = None;
+        if self.settle_untold && self.world.is_settled() {
+            errln!("view settled {:.2} s after launch (every planet made)", self.launched.elapsed().as_secs_f64());
+            self.settle_untold = false;
         }
         let since = (now - self.title_at).as_secs_f64();
         if since >= 0.5 {

@@ -41,5 +41,5 @@ pub use holes::{HOLE_COLOUR, Holes, holes_in_view};
 pub use meshes::{FADE_S, objects_within};
 pub use renderer::{DEPTH_FORMAT, DepthTarget, FrameStats, Marker, NEAR_M, RenderOptions, Renderer, ViewCamera};
 pub use target::{CAPTURE_FORMAT, Offscreen, read_texture};
-pub use textures::MaterialSet;
+pub use textures::{MaterialSet, material_layer};
 pub use window::WindowSurface;

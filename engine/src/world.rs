@@ -109,6 +109,18 @@ impl WorldPlanet {
         &self.making.get(self.index as usize).proxy
     }
 
+    /// Starts making the proxy on a thread of its own, at the caller's
+    /// priority, and returns: the flight client opens its window meanwhile.
+    /// `proxy` then waits for it (or makes it, if no thread could start).
+    pub fn begin_proxy(&self) {
+        let making = Arc::clone(&self.making);
+        let index = self.index as usize;
+        let spawned = std::thread::Builder::new().name("proxy".into()).spawn(move || {
+            let _ = making.get(index);
+        });
+        drop(spawned);
+    }
+
     /// The terrain and proxy if they are made, without waiting.
     #[must_use]
     pub fn made(&self) -> Option<&MadePlanet> {
@@ -642,6 +654,19 @@ mod tests {
             assert_eq!(p.terrain().seed, plan.seed, "planet {i}: another planet's terrain");
             assert_eq!(p.radius, f64::from(plan.recipe.radius_m));
         }
+    }
+
+    /// A proxy begun on its own thread is the one made where it is needed;
+    /// asking for it waits for that thread, and no other planet is made.
+    #[test]
+    fn a_proxy_begun_in_the_background_is_the_one_made_here() {
+        let here = world();
+        let made_here = Arc::clone(here.planets[3].proxy());
+        let background = world();
+        background.planets[3].begin_proxy();
+        let proxy = background.planets[3].proxy();
+        assert_eq!((&proxy.part, proxy.radius_range_m), (&made_here.part, made_here.radius_range_m));
+        assert_eq!(background.planets_made(), 1, "only the planet begun is made (threads: 0)");
     }
 
     #[test]

@@ -240,14 +240,16 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // updates carry it on).
     world.update(&ViewCamera::new(pose).engine_camera(f64::from(size.0) / f64::from(size.1.max(1))));
     let streaming_s = launched.elapsed().as_secs_f64();
-    // The first frames draw this planet's proxy until its regions cover it.
-    let _ = world.planets[view.planet as usize].proxy();
+    // The first frames draw this planet's proxy until its regions cover it:
+    // it is made while the window and its device start.
+    world.planets[view.planet as usize].begin_proxy();
     let event_loop = EventLoop::new()
         .map_err(|e| Failure::Failed(format!("cannot open a window ({e}); with no display use `planet tour`")))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = Client {
         world,
         materials: Some(materials),
+        first_planet: view.planet as usize,
         player: Player::new(pose),
         size,
         script,
@@ -299,6 +301,9 @@ struct Client {
     world: World,
     /// The material textures being made, until the renderer takes them.
     materials: Option<std::thread::JoinHandle<render::MaterialSet>>,
+    /// The planet the client starts on: its proxy, made while the window
+    /// opens, is waited for before the first frame.
+    first_planet: usize,
     player: Player,
     size: (u32, u32),
     script: Option<Vec<ScriptStep>>,
@@ -587,6 +592,7 @@ impl ApplicationHandler for Client {
         errln!("device: {}", gpu.describe());
         let materials = self.materials.take().and_then(|h| h.join().ok());
         let materials = materials.unwrap_or_else(|| render::MaterialSet::generate(&self.world.system));
+        let _ = self.world.planets[self.first_planet].proxy();
         let renderer = Renderer::with_materials(Arc::clone(&gpu), surface.format(), &self.world, &materials);
         let depth = DepthTarget::new(&gpu.device, surface.size());
         self.window = Some(WindowState { window, surface, renderer, depth });

@@ -59,6 +59,12 @@ pub struct WorldSettings {
     pub scatter: bool,
     /// How animals near the camera are brought in (`reach_m` 0: none).
     pub creatures: crate::creatures::CreatureSettings,
+    /// The class of the threads that make the planets other than the
+    /// camera's: `Low` beside the region jobs (the flight client, whose sky
+    /// shows the other planets), or `Idle`, only on cores the region jobs
+    /// leave free (a capture, which waits only for the planets it can see:
+    /// `is_settled_for`).
+    pub planet_makers: jobs::WorkerPriority,
 }
 
 impl Default for WorldSettings {
@@ -73,9 +79,14 @@ impl Default for WorldSettings {
             slow_builds: Duration::ZERO,
             scatter: true,
             creatures: crate::creatures::CreatureSettings::default(),
+            planet_makers: jobs::WorkerPriority::Low,
         }
     }
 }
+
+/// A sphere of this many radii around a planet holds its proxy and its
+/// towns' lights whatever its relief (no mountain is a radius high).
+const VISIBLE_RADII: f64 = 2.0;
 
 /// One planet of the world. Its terrain and proxy are made in the
 /// background (`making.rs`); `terrain` and `proxy` wait for them, or make
@@ -107,6 +118,13 @@ impl WorldPlanet {
     #[must_use]
     pub fn proxy(&self) -> &Arc<ProxyMesh> {
         &self.making.get(self.index as usize).proxy
+    }
+
+    /// Whether `camera` (system space) may see the planet: its proxy or a
+    /// town's light.
+    #[must_use]
+    pub fn may_be_seen_by(&self, camera: &Camera) -> bool {
+        camera.sees(self.position, self.radius * VISIBLE_RADII)
     }
 
     /// Starts making the proxy on a thread of its own, at the caller's
@@ -302,7 +320,7 @@ impl World {
             // the other planets do not.
             let _ = making.terrain(first as usize);
         }
-        making.start(cores.clamp(1, others.max(1)));
+        making.start(cores.clamp(1, others.max(1)), settings.planet_makers);
         let planets: Vec<WorldPlanet> = system
             .planets
             .iter()
@@ -624,8 +642,23 @@ impl World {
     /// regions are all ready (in open space, nothing streams).
     #[must_use]
     pub fn is_settled(&self) -> bool {
-        self.planets_made() == self.planets.len()
-            && self.attached.as_ref().is_none_or(|a| a.streamer.is_settled() && a.report.complete)
+        self.planets_made() == self.planets.len() && self.is_streamed()
+    }
+
+    /// Whether what `camera` (system space) shows is all there: the
+    /// attached planet's wanted regions ready and every planet the camera
+    /// may see made. A planet it cannot see changes no pixel of its frame
+    /// (a renderer culls its proxy and its towns' lights by the same cone,
+    /// given a radius within the one counted here), so a frame drawn now is
+    /// the frame drawn once every planet is made.
+    #[must_use]
+    pub fn is_settled_for(&self, camera: &Camera) -> bool {
+        self.is_streamed() && self.planets.iter().all(|p| p.made().is_some() || !p.may_be_seen_by(camera))
+    }
+
+    /// Whether the attached planet's wanted regions are all ready.
+    fn is_streamed(&self) -> bool {
+        self.attached.as_ref().is_none_or(|a| a.streamer.is_settled() && a.report.complete)
     }
 }
 
@@ -667,6 +700,37 @@ mod tests {
         let proxy = background.planets[3].proxy();
         assert_eq!((&proxy.part, proxy.radius_range_m), (&made_here.part, made_here.radius_range_m));
         assert_eq!(background.planets_made(), 1, "only the planet begun is made (threads: 0)");
+    }
+
+    /// A view is settled for a camera once the planets it may see are made,
+    /// whatever the others: between planets 1 and 2 (nothing streams),
+    /// looking at 2 it waits for 2; looking out of the planets' plane it
+    /// waits for none.
+    #[test]
+    fn a_view_waits_only_for_the_planets_it_may_see() {
+        let world = world();
+        let (p1, p2) = (world.planets[1].position, world.planets[2].position);
+        let between = (p1 + p2) * 0.5;
+        let at_2 = Camera::new(between, p2 - between);
+        let seen: Vec<u32> = world.planets.iter().filter(|p| p.may_be_seen_by(&at_2)).map(|p| p.index).collect();
+        assert!(seen.contains(&2) && !seen.contains(&1), "seen {seen:?}");
+        // Out of the plane the planets lie in: none in view.
+        let p0 = world.planets[0].position;
+        let up = (p1 - p0).cross(p2 - p0);
+        let blind = Camera::new(between, up);
+        assert!(world.planets.iter().all(|p| !p.may_be_seen_by(&blind)), "a planet in view along {up}");
+        // The makers run beside this test: each check holds whenever they
+        // finish, and the first ones run before any is likely made.
+        let made_before = world.planets[2].made().is_some();
+        let settled = world.is_settled_for(&at_2);
+        let made_after = seen.iter().all(|&i| world.planets[i as usize].made().is_some());
+        assert!(!settled || made_after, "settled before the planets in view were made");
+        assert!(settled || !made_before || !made_after, "not settled with every planet in view made");
+        assert!(world.is_settled_for(&blind), "a view of no planet waits for one");
+        for p in &world.planets {
+            let _ = p.proxy();
+        }
+        assert!(world.is_settled_for(&at_2) && world.is_settled());
     }
 
     #[test]

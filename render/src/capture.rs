@@ -1,5 +1,5 @@
 //! Headless capture: stream a view until it is settled (every region it
-//! wants is ready) or a timeout, then draw it offscreen with every fade
+//! wants is ready, every planet it can see made) or a timeout, then draw it offscreen with every fade
 //! finished and read the pixels back. Settled views draw the same bytes
 //! every time on one backend.
 
@@ -55,14 +55,21 @@ impl Capture {
         Self { world, renderer, target }
     }
 
-    /// Streams around `camera` until settled or `timeout`; returns whether it settled.
+    /// Streams around `camera` until what it shows is settled (its regions
+    /// ready, every planet it may see made: `World::is_settled_for`) or
+    /// `timeout`; returns whether it settled.
     pub fn settle(&mut self, camera: &ViewCamera, timeout: Duration) -> bool {
         let (w, h) = self.target.size();
         let cull = camera.engine_camera(f64::from(w) / f64::from(h.max(1)));
         let start = Instant::now();
+        // The planets in view are made now, beside the region jobs, on
+        // threads of this one's class; the others may wait.
+        for planet in self.world.planets.iter().filter(|p| p.made().is_none() && p.may_be_seen_by(&cull)) {
+            planet.begin_proxy();
+        }
         loop {
             self.world.update(&cull);
-            if self.world.is_settled() {
+            if self.world.is_settled_for(&cull) {
                 return true;
             }
             if start.elapsed() >= timeout {

@@ -82,10 +82,17 @@ pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool)
 }
 
 /// The world of a loaded system entered at planet `first` (the camera's,
-/// made before this returns; the others are made in the background). A
-/// planet not in the system is left for the view's check to name.
-pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32) -> World {
-    let settings = world_settings(threads, scatter);
+/// made before this returns; the others are made in the background by
+/// threads of class `makers`). A planet not in the system is left for the
+/// view's check to name.
+pub fn world_at(
+    plan: Arc<PlannedSystem>,
+    threads: Option<usize>,
+    scatter: bool,
+    first: u32,
+    makers: jobs::WorkerPriority,
+) -> World {
+    let settings = WorldSettings { planet_makers: makers, ..world_settings(threads, scatter) };
     if (first as usize) < plan.planets.len() {
         World::new_at(plan, settings, first)
     } else {
@@ -123,7 +130,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let launched = Instant::now();
     let plan = Arc::new(load::system(args.system.as_deref())?);
     let first = path.as_ref().map_or(view.planet, |p| p.planet);
-    let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first);
+    // One view waits only for the planets it can see, so the others are
+    // made on what the region jobs leave; a path may fly to any of them.
+    let makers = if path.is_some() { jobs::WorkerPriority::Low } else { jobs::WorkerPriority::Idle };
+    let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first, makers);
     let world_s = launched.elapsed().as_secs_f64();
     // The device starts and the material textures are made once the
     // camera's planet is (both need only the system; started beside it they
@@ -177,12 +187,21 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let shot = capture_view(&mut capture, &view, Duration::from_secs_f64(args.timeout)).map_err(render_failure)?;
     crate::save::png(&args.out, &shot.image)?;
     if shot.settled {
-        let all_made = capture.world.planets.iter().filter_map(|p| p.made()).map(|m| m.made_at).max();
+        let planets = &capture.world.planets;
+        let made: Vec<_> = planets.iter().filter_map(|p| p.made()).map(|m| m.made_at).collect();
+        let last_s = made.iter().max().map_or(0.0, |t| (*t - launched).as_secs_f64());
+        let which = if made.len() == planets.len() {
+            format!("every planet made {last_s:.2} s after launch")
+        } else {
+            format!(
+                "{} of {} planets made (every one in view), the last {last_s:.2} s after launch",
+                made.len(),
+                planets.len()
+            )
+        };
         errln!(
-            "settled after {:.2} s of streaming; every planet made {:.2} s after launch; first frame {:.2} s after \
-             launch",
+            "settled after {:.2} s of streaming; {which}; first frame {:.2} s after launch",
             shot.stream_s,
-            all_made.map_or(0.0, |t| (t - launched).as_secs_f64()),
             launched.elapsed().as_secs_f64()
         );
     } else {

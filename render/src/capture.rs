@@ -1,7 +1,7 @@
 //! Headless capture: stream a view until it is settled (every region it
-//! wants is ready, every planet it can see made) or a timeout, then draw it offscreen with every fade
-//! finished and read the pixels back. Settled views draw the same bytes
-//! every time on one backend.
+//! wants is ready, every planet it may see made) or a timeout, then draw
+//! it offscreen with every fade finished and read the pixels back. Settled
+//! views draw the same bytes every time on one backend.
 
 use crate::error::RenderError;
 use std::sync::Arc;

@@ -3,11 +3,9 @@
 //! camera starts on, on the thread that enters it, before anything else
 //! starts: what streaming needs. Every other planet's terrain and every
 //! proxy are then made by background
-//! threads below normal priority, each taking the next planet no one has
-//! begun: at a region job's (the flight client: streaming the camera's
-//! planet and making the others share the cores) or in the idle class
-//! (captures: the region jobs first, and a view waits only for the planets
-//! it can see). A thread that needs a planet before then makes
+//! threads below normal priority (a region job's, so streaming the camera's
+//! planet and making the others share the cores), each taking the next
+//! planet no one has begun. A thread that needs a planet before then makes
 //! it itself, or waits for the thread making it.
 //! Making is pure: which thread makes a planet, and when, changes no bit of
 //! it, so captures and tests see the same world as when every planet was
@@ -105,14 +103,14 @@ impl PlanetMaking {
         self.slots.iter().filter(|s| s.made.get().is_some()).count()
     }
 
-    /// Starts `threads` background makers of class `priority`, which take
-    /// the unclaimed planets in system order, then make the proxies that
-    /// planets made elsewhere lack, until none is left or `stop` is called.
-    pub fn start(self: &Arc<Self>, threads: usize, priority: jobs::WorkerPriority) {
+    /// Starts `threads` background makers, which take the unclaimed planets
+    /// in system order, then make the proxies that planets made elsewhere
+    /// lack, until none is left or `stop` is called.
+    pub fn start(self: &Arc<Self>, threads: usize) {
         for n in 0..threads {
             let making = Arc::clone(self);
             let spawned = std::thread::Builder::new().name(format!("planet maker {n}")).spawn(move || {
-                jobs::set_worker_priority(priority);
+                jobs::set_worker_priority(jobs::WorkerPriority::Low);
                 making.make_unclaimed();
             });
             // Without a thread, every planet is made where it is first needed.
@@ -168,7 +166,7 @@ mod tests {
         };
         let made_here = signatures(&here);
         let background = PlanetMaking::new(system(), 8);
-        background.start(3, jobs::WorkerPriority::Low);
+        background.start(3);
         // Wait for the makers (bounded: they are done long before).
         let mut polls = 0;
         while background.made_count() < background.slots.len() {
@@ -178,7 +176,7 @@ mod tests {
         }
         assert_eq!(signatures(&background), made_here);
         let racing = PlanetMaking::new(system(), 8);
-        racing.start(2, jobs::WorkerPriority::Low);
+        racing.start(2);
         assert_eq!(signatures(&racing), made_here, "made while the makers raced the caller");
     }
 
@@ -188,7 +186,7 @@ mod tests {
     fn a_stopped_making_begins_nothing_and_a_terrain_comes_without_its_proxy() {
         let making = PlanetMaking::new(system(), 8);
         making.stop();
-        making.start(2, jobs::WorkerPriority::Low);
+        making.start(2);
         assert!(making.ready(0).is_none());
         assert_eq!(making.terrain(3).seed, making.system().planets[3].seed);
         assert!(making.ready(3).is_none(), "asked for its terrain, not its proxy");

@@ -59,12 +59,12 @@ pub struct WorldSettings {
     pub scatter: bool,
     /// How animals near the camera are brought in (`reach_m` 0: none).
     pub creatures: crate::creatures::CreatureSettings,
-    /// The class of the threads that make the planets other than the
-    /// camera's: `Low` beside the region jobs (the flight client, whose sky
-    /// shows the other planets), or `Idle`, only on cores the region jobs
-    /// leave free (a capture, which waits only for the planets it can see:
-    /// `is_settled_for`).
-    pub planet_makers: jobs::WorkerPriority,
+    /// Whether background threads make the planets other than the
+    /// camera's, beside the region jobs (the flight client, whose sky shows
+    /// them). Without them each planet is made where it is first needed: a
+    /// single-view capture makes only the planets it may see
+    /// (`is_settled_for`).
+    pub planet_makers: bool,
 }
 
 impl Default for WorldSettings {
@@ -79,7 +79,7 @@ impl Default for WorldSettings {
             slow_builds: Duration::ZERO,
             scatter: true,
             creatures: crate::creatures::CreatureSettings::default(),
-            planet_makers: jobs::WorkerPriority::Low,
+            planet_makers: true,
         }
     }
 }
@@ -320,7 +320,9 @@ impl World {
             // the other planets do not.
             let _ = making.terrain(first as usize);
         }
-        making.start(cores.clamp(1, others.max(1)), settings.planet_makers);
+        if settings.planet_makers {
+            making.start(cores.clamp(1, others.max(1)));
+        }
         let planets: Vec<WorldPlanet> = system
             .planets
             .iter()
@@ -705,32 +707,31 @@ mod tests {
     /// A view is settled for a camera once the planets it may see are made,
     /// whatever the others: between planets 1 and 2 (nothing streams),
     /// looking at 2 it waits for 2; looking out of the planets' plane it
-    /// waits for none.
+    /// waits for none. Without background makers, nothing else is made.
     #[test]
     fn a_view_waits_only_for_the_planets_it_may_see() {
-        let world = world();
+        let settings = WorldSettings { threads: 0, proxy_quads: 8, planet_makers: false, ..WorldSettings::default() };
+        let world = World::new(Arc::new(PlannedSystem::default_system()), settings);
         let (p1, p2) = (world.planets[1].position, world.planets[2].position);
         let between = (p1 + p2) * 0.5;
         let at_2 = Camera::new(between, p2 - between);
-        let seen: Vec<u32> = world.planets.iter().filter(|p| p.may_be_seen_by(&at_2)).map(|p| p.index).collect();
+        let seen: Vec<usize> =
+            world.planets.iter().filter(|p| p.may_be_seen_by(&at_2)).map(|p| p.index as usize).collect();
         assert!(seen.contains(&2) && !seen.contains(&1), "seen {seen:?}");
         // Out of the plane the planets lie in: none in view.
         let p0 = world.planets[0].position;
         let up = (p1 - p0).cross(p2 - p0);
         let blind = Camera::new(between, up);
         assert!(world.planets.iter().all(|p| !p.may_be_seen_by(&blind)), "a planet in view along {up}");
-        // The makers run beside this test: each check holds whenever they
-        // finish, and the first ones run before any is likely made.
-        let made_before = world.planets[2].made().is_some();
-        let settled = world.is_settled_for(&at_2);
-        let made_after = seen.iter().all(|&i| world.planets[i as usize].made().is_some());
-        assert!(!settled || made_after, "settled before the planets in view were made");
-        assert!(settled || !made_before || !made_after, "not settled with every planet in view made");
+        assert_eq!(world.planets_made(), 0);
+        assert!(!world.is_settled_for(&at_2), "settled before the planets in view were made");
         assert!(world.is_settled_for(&blind), "a view of no planet waits for one");
-        for p in &world.planets {
-            let _ = p.proxy();
+        for &i in &seen {
+            let _ = world.planets[i].proxy();
         }
-        assert!(world.is_settled_for(&at_2) && world.is_settled());
+        assert!(world.is_settled_for(&at_2), "not settled with every planet in view made");
+        assert_eq!(world.planets_made(), seen.len(), "a planet out of view was made");
+        assert!(!world.is_settled());
     }
 
     #[test]

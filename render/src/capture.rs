@@ -63,7 +63,8 @@ impl Capture {
         let cull = camera.engine_camera(f64::from(w) / f64::from(h.max(1)));
         let start = Instant::now();
         // The planets in view are made now, beside the region jobs, on
-        // threads of this one's class; the others may wait.
+        // threads of this one's class (a thread already making one is
+        // waited for); the others may wait.
         for planet in self.world.planets.iter().filter(|p| p.made().is_none() && p.may_be_seen_by(&cull)) {
             planet.begin_proxy();
         }

@@ -83,15 +83,9 @@ pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool)
 
 /// The world of a loaded system entered at planet `first` (the camera's,
 /// made before this returns; the others are made in the background by
-/// threads of class `makers`). A planet not in the system is left for the
-/// view's check to name.
-pub fn world_at(
-    plan: Arc<PlannedSystem>,
-    threads: Option<usize>,
-    scatter: bool,
-    first: u32,
-    makers: jobs::WorkerPriority,
-) -> World {
+/// threads where `makers`, else each where it is first needed). A planet
+/// not in the system is left for the view's check to name.
+pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32, makers: bool) -> World {
     let settings = WorldSettings { planet_makers: makers, ..world_settings(threads, scatter) };
     if (first as usize) < plan.planets.len() {
         World::new_at(plan, settings, first)
@@ -130,10 +124,9 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let launched = Instant::now();
     let plan = Arc::new(load::system(args.system.as_deref())?);
     let first = path.as_ref().map_or(view.planet, |p| p.planet);
-    // One view waits only for the planets it can see, so the others are
-    // made on what the region jobs leave; a path may fly to any of them.
-    let makers = if path.is_some() { jobs::WorkerPriority::Low } else { jobs::WorkerPriority::Idle };
-    let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first, makers);
+    // One view needs only the planets it may see (it makes them when it
+    // settles); a path may fly to any of them.
+    let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first, path.is_some());
     let world_s = launched.elapsed().as_secs_f64();
     // The device starts and the material textures are made once the
     // camera's planet is (both need only the system; started beside it they
@@ -174,10 +167,15 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     // A path streams from its first frame, after the renderer.
     let streaming = streaming.unwrap_or(joined + renderer_s);
     errln!("device: {}", capture.renderer.gpu().describe());
+    let others = capture.world.planets.len().saturating_sub(1);
+    let others = if path.is_some() {
+        format!("the other {others} made in the background")
+    } else {
+        format!("of the other {others}, those in view made as it settles")
+    };
     errln!(
-        "started in {streaming:.2} s: world {world_s:.2} s (planet {first}; the other {} made in the background), \
-         device and textures {:.2} s (after the world, beside streaming), renderer {renderer_s:.2} s",
-        capture.world.planets.len().saturating_sub(1),
+        "started in {streaming:.2} s: world {world_s:.2} s (planet {first}; {others}), device and textures {:.2} s \
+         (after the world, beside streaming), renderer {renderer_s:.2} s",
         (device_ready - launched).as_secs_f64(),
     );
     if let Some(path) = path {

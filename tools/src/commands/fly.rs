@@ -215,7 +215,7 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let home = 1.min(plan.planets.len() as u32 - 1);
     let first = view.as_ref().map_or(home, |v| v.planet);
     // The other planets are made beside the region jobs: the sky shows them.
-    let mut world = world_at(Arc::clone(&plan), args.threads, true, first, jobs::WorkerPriority::Low);
+    let mut world = world_at(Arc::clone(&plan), args.threads, true, first, true);
     // Then the material textures are made while the window and its device
     // start (they need only the system), ahead of the background planets
     // and the region jobs: the first frame waits for them.

@@ -67,6 +67,12 @@ pub struct StreamSettings {
     /// from a physics job, and one left beyond 1.5 times it lets them go.
     /// Negative: no region has physics.
     pub physics_range_m: f64,
+    /// Whether every split column is kept built as the fallback its area
+    /// shows while one of its leaves is missing: a moving camera's frames
+    /// never show a hole. A still view drawn once settled does without
+    /// them: what it shows then is the wanted leaves alone, the same cover
+    /// with or without fallbacks, which are a fifth of its regions.
+    pub fallbacks: bool,
 }
 
 /// How much farther than the physics range a region keeps physics it has.
@@ -77,7 +83,12 @@ impl Default for StreamSettings {
     /// the camera: animals are placed within 380 m of it, their herds'
     /// loops 640 m beyond, and the tool reaches 250 m.
     fn default() -> Self {
-        Self { lod: LodSettings::default(), apply_budget: Duration::from_millis(2), physics_range_m: 1_200.0 }
+        Self {
+            lod: LodSettings::default(),
+            apply_budget: Duration::from_millis(2),
+            physics_range_m: 1_200.0,
+            fallbacks: true,
+        }
     }
 }
 
@@ -391,11 +402,12 @@ impl<B: RegionBuilder> Streamer<B> {
         // is missing, one LOD coarser rather than all the way up to a face
         // (a camera that outruns the builds would see only the six roots).
         // The roots among them are the floor of the cover, so no frame after
-        // the first few ever has a hole, wherever the camera jumps.
+        // the first few ever has a hole, wherever the camera jumps. (Unless
+        // `fallbacks` is off: a still view waits for its leaves instead.)
         let grid = self.tree.grid().clone();
         let visible: BTreeSet<ColumnKey> = self.visible.iter().copied().collect();
         let mut wanted_regions = FastSet::default();
-        let split_columns = self.tree.split_columns();
+        let split_columns = if self.settings.fallbacks { self.tree.split_columns() } else { Vec::new() };
         // Edited regions shown but no longer wanted are built again too: the
         // switch to the new builds waits for them.
         let mut edited: Vec<ColumnKey> = self.superseded.keys().map(|&k| ColumnKey::of(k)).collect();

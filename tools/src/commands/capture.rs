@@ -82,11 +82,15 @@ pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool)
 }
 
 /// The world of a loaded system entered at planet `first` (the camera's,
-/// made before this returns; the others are made in the background by
-/// threads where `makers`, else each where it is first needed). A planet
-/// not in the system is left for the view's check to name.
-pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32, makers: bool) -> World {
-    let settings = WorldSettings { planet_makers: makers, ..world_settings(threads, scatter) };
+/// made before this returns). For a `moving` camera the other planets are
+/// made in the background by threads and the streamer keeps its fallback
+/// columns; for a still view each planet is made where it is first needed,
+/// and only the wanted leaves are built. A planet not in the system is
+/// left for the view's check to name.
+pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32, moving: bool) -> World {
+    let defaults = world_settings(threads, scatter);
+    let stream = engine::StreamSettings { fallbacks: moving, ..defaults.stream };
+    let settings = WorldSettings { planet_makers: moving, stream, ..defaults };
     if (first as usize) < plan.planets.len() {
         World::new_at(plan, settings, first)
     } else {
@@ -125,7 +129,8 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     let plan = Arc::new(load::system(args.system.as_deref())?);
     let first = path.as_ref().map_or(view.planet, |p| p.planet);
     // One view needs only the planets it may see (it makes them when it
-    // settles); a path may fly to any of them.
+    // settles) and the leaves it shows once settled; a path may fly to any
+    // planet, and its frames show fallbacks while leaves are missing.
     let mut world = world_at(Arc::clone(&plan), args.threads, !args.no_scatter, first, path.is_some());
     let world_s = launched.elapsed().as_secs_f64();
     // The device starts and the material textures are made once the

@@ -66,19 +66,14 @@ pub struct Args {
     time: f64,
 }
 
-/// The world for a command: the system, its settings, on `threads` job threads.
-pub fn world(system: Option<&std::path::Path>, threads: Option<usize>) -> Result<World, Failure> {
-    world_with(system, threads, true)
-}
-
-/// [`world`], with its regions' scatter on or off.
-pub fn world_with(system: Option<&std::path::Path>, threads: Option<usize>, scatter: bool) -> Result<World, Failure> {
-    Ok(world_of(Arc::new(load::system(system)?), threads, scatter))
-}
-
-/// The world of a loaded system.
-pub fn world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
-    World::new(plan, world_settings(threads, scatter))
+/// The world of a loaded system for still views, each drawn once it has
+/// settled (a tour's, a survey's), on `threads` job threads: the streamer
+/// builds the leaves a view shows and not the fallbacks a moving camera
+/// shows while they are missing, which change no pixel of a settled view.
+pub fn still_world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
+    let defaults = world_settings(threads, scatter);
+    let stream = engine::StreamSettings { fallbacks: false, ..defaults.stream };
+    World::new(plan, WorldSettings { stream, ..defaults })
 }
 
 /// The world of a loaded system entered at planet `first` (the camera's,

@@ -4,13 +4,15 @@
 //! neighbour. What `cargo run --release` does when there is no display.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use engine::{ViewSpec, sunlit_land};
 use render::capture_view;
 
-use super::capture::{headless, world};
+use super::capture::{headless, still_world_of};
 use crate::failure::Failure;
+use crate::load;
 use crate::output::{errln, outln};
 
 /// The views a tour takes of each planet, in order.
@@ -84,7 +86,7 @@ impl Default for Args {
 /// Runs the tour, printing each PNG's path once the folder is in place.
 pub fn run(args: &Args) -> Result<(), Failure> {
     let size = args.size.pair();
-    let mut world = world(args.system.as_deref(), None)?;
+    let mut world = still_world_of(Arc::new(load::system(args.system.as_deref())?), None, true);
     world.set_time(args.time);
     let count = world.planets.len() as u32;
     // The views first (they need the world), then the device takes it.

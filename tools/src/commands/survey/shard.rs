@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use render::{Capture, Gpu, MaterialSet, RenderOptions, ViewCamera, holes_in_view};
 
 use super::manifest::{Entry, Manifest, Settings};
-use crate::commands::capture::world_of;
+use crate::commands::capture::still_world_of;
 use crate::commands::tour::planet_views;
 use crate::failure::Failure;
 use crate::output::{errln, outln};
@@ -265,7 +265,7 @@ impl Pictures<'_> {
         timings: &mut [PlanetTimings],
     ) -> Result<(), Failure> {
         let (run, dir, progress) = (self.run, self.dir, self.progress);
-        let world = world_of(Arc::new(system.clone()), Some(run.threads), true);
+        let world = still_world_of(Arc::new(system.clone()), Some(run.threads), true);
         let materials = MaterialSet::generate(&world.system);
         let mut capture = Capture::with_gpu(world, Arc::clone(&self.gpu), &materials, run.size);
         for &i in at {

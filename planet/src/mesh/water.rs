@@ -5,12 +5,16 @@
 //! region of each column draws both, whether or not its voxel shell reaches
 //! down to them, and skips quads wholly under high ground. Corners are
 //! canonical grid points and levels pure functions of them, so neighbours'
-//! water meets exactly, across face edges too.
+//! water meets exactly, across face edges too. Quads of one kind share
+//! their corners' vertices (a corner's level is its column's): a sea
+//! region holds a vertex a corner, not four. Water has no overlap strip:
+//! blended twice over a neighbour's own quads it would show as bands, so
+//! the renderer never drew one.
 
 use glam::Vec3;
 
 use super::cube_mesh::{CubePart, CubeVertex};
-use crate::geometry::{GridPoint, REGION_CELLS, WINDOW};
+use crate::geometry::{GridPoint, REGION_CELLS, RegionKey, WINDOW};
 use crate::terrain::{ColumnField, Terrain};
 
 /// Cells per water quad.
@@ -33,26 +37,24 @@ pub fn water(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
 fn sea(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
     let key = columns.key;
     let sea = &terrain.recipe.sea;
-    let lod = key.lod;
-    let face = key.face();
     let (x0, y0) = (key.x as i32 * REGION_CELLS, key.y as i32 * REGION_CELLS);
     let quads = REGION_CELLS / STEP;
+    let mut shared = Corners::new(key);
     // Surface height at a grid point of the window, where the window has it.
     let surface = |x: i32, y: i32| {
         let (a, b) = (x - x0 + 2, y - y0 + 2);
         ((0..WINDOW as i32).contains(&a) && (0..WINDOW as i32).contains(&b))
             .then(|| columns.at(a as usize, b as usize).surface_m())
     };
-    for qy in -1..=quads {
-        for qx in -1..=quads {
+    for qy in 0..quads {
+        for qx in 0..quads {
             let (x, y) = (x0 + qx * STEP, y0 + qy * STEP);
             let corners = [(x, y), (x + STEP, y), (x + STEP, y + STEP), (x, y + STEP)];
             // Hidden under ground at every corner: skip.
             if corners.iter().all(|&(cx, cy)| surface(cx, cy).is_some_and(|s| s > sea.level_m + 1.0)) {
                 continue;
             }
-            let own = (0..quads).contains(&qx) && (0..quads).contains(&qy);
-            push_quad(terrain, lod, face, corners, [sea.level_m; 4], own, out);
+            push_quad(terrain, corners, [sea.level_m; 4], &mut shared, out);
         }
     }
 }
@@ -61,17 +63,17 @@ fn sea(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
 /// every corner's ground stands above it, and the water is above the sea.
 fn inland(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
     let key = columns.key;
-    let (lod, face) = (key.lod, key.face());
     let sea = &terrain.recipe.sea;
     let sea_top = if sea.enabled { sea.level_m + 0.1 } else { f32::MIN };
     let (x0, y0) = (key.x as i32 * REGION_CELLS, key.y as i32 * REGION_CELLS);
     let quads = REGION_CELLS / STEP;
+    let mut shared = Corners::new(key);
     let column = |x: i32, y: i32| {
         let (a, b) = (x - x0 + 2, y - y0 + 2);
         ((0..WINDOW as i32).contains(&a) && (0..WINDOW as i32).contains(&b)).then(|| columns.at(a as usize, b as usize))
     };
-    for qy in -1..=quads {
-        for qx in -1..=quads {
+    for qy in 0..quads {
+        for qx in 0..quads {
             let (x, y) = (x0 + qx * STEP, y0 + qy * STEP);
             let corners = [(x, y), (x + STEP, y), (x + STEP, y + STEP), (x, y + STEP)];
             let cols: Vec<_> = corners.iter().filter_map(|&(cx, cy)| column(cx, cy)).collect();
@@ -81,45 +83,70 @@ fn inland(terrain: &Terrain, columns: &ColumnField, out: &mut CubePart) {
             if cols.iter().all(|c| c.surface_m() > c.water_m + 0.5) || cols.iter().all(|c| c.water_m <= sea_top) {
                 continue;
             }
-            let own = (0..quads).contains(&qx) && (0..quads).contains(&qy);
             let levels = [cols[0].water_m, cols[1].water_m, cols[2].water_m, cols[3].water_m];
-            push_quad(terrain, lod, face, corners, levels, own, out);
+            push_quad(terrain, corners, levels, &mut shared, out);
         }
     }
 }
 
-/// One water quad over grid corners `corners` (in `face`'s frame) at their
-/// `levels`, into the region's own triangles or its overlap; none beyond a
-/// cube corner, where a corner has no grid point.
-fn push_quad(
-    terrain: &Terrain,
+/// The vertex of each quad corner of a region's water of one kind, once made.
+struct Corners {
+    /// The region's LOD and face, whose grid the corners are points of.
     lod: u8,
     face: crate::geometry::Face,
-    corners: [(i32, i32); 4],
-    levels: [f32; 4],
-    own: bool,
-    out: &mut CubePart,
-) {
+    /// Region-frame grid coordinates of the region's first corner.
+    origin: (i32, i32),
+    /// Vertex index per corner, x fastest (`NONE` until made).
+    index: [u32; CORNERS * CORNERS],
+}
+
+/// Quad corners along a region's side.
+const CORNERS: usize = (REGION_CELLS / STEP + 1) as usize;
+const NONE: u32 = u32::MAX;
+
+impl Corners {
+    fn new(key: RegionKey) -> Self {
+        let (x0, y0) = (key.x as i32 * REGION_CELLS, key.y as i32 * REGION_CELLS);
+        Self { lod: key.lod, face: key.face(), origin: (x0, y0), index: [NONE; CORNERS * CORNERS] }
+    }
+
+    /// The slot of grid point (x, y), a quad corner of the region's water.
+    fn slot(&mut self, (x, y): (i32, i32)) -> &mut u32 {
+        let (i, j) = ((x - self.origin.0) / STEP, (y - self.origin.1) / STEP);
+        &mut self.index[j as usize * CORNERS + i as usize]
+    }
+}
+
+/// One water quad over grid corners `corners` (in the region's frame) at
+/// their `levels`; none beyond a cube corner, where a corner has no grid
+/// point. A corner's vertex is made once (`shared`) and used by every quad
+/// of the kind that meets there.
+fn push_quad(terrain: &Terrain, corners: [(i32, i32); 4], levels: [f32; 4], shared: &mut Corners, out: &mut CubePart) {
+    let (lod, face) = (shared.lod, shared.face);
     let points = corners.map(|(x, y)| terrain.grid.canonical(lod, GridPoint { face, x, y }));
     if points.iter().any(Option::is_none) {
         return;
     }
     let material = terrain.recipe.sea.material as u8;
-    let first = out.vertices.len() as u32;
-    for (p, base_m) in points.into_iter().flatten().zip(levels) {
-        out.vertices.push(CubeVertex {
-            face: p.face.index(),
-            cell: [p.x, p.y, 0],
-            local: Vec3::ZERO,
-            base_m,
-            base_slope: [0.0, 0.0],
-            smooth_normal: Vec3::Z,
-            face_normal: Vec3::Z,
-            materials: [material; 2],
-            blend: 0,
-            sky: u8::MAX,
-        });
+    let mut at = [0u32; 4];
+    for (k, (p, base_m)) in points.into_iter().flatten().zip(levels).enumerate() {
+        let slot = shared.slot(corners[k]);
+        if *slot == NONE {
+            *slot = out.vertices.len() as u32;
+            out.vertices.push(CubeVertex {
+                face: p.face.index(),
+                cell: [p.x, p.y, 0],
+                local: Vec3::ZERO,
+                base_m,
+                base_slope: [0.0, 0.0],
+                smooth_normal: Vec3::Z,
+                face_normal: Vec3::Z,
+                materials: [material; 2],
+                blend: 0,
+                sky: u8::MAX,
+            });
+        }
+        at[k] = *slot;
     }
-    let target = if own { &mut out.triangles } else { &mut out.overlap };
-    target.extend_from_slice(&[first, first + 1, first + 2, first, first + 2, first + 3]);
+    out.triangles.extend_from_slice(&[at[0], at[1], at[2], at[0], at[2], at[3]]);
 }

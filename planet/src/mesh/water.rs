@@ -150,3 +150,52 @@ fn push_quad(terrain: &Terrain, corners: [(i32, i32); 4], levels: [f32; 4], shar
     }
     out.triangles.extend_from_slice(&[at[0], at[1], at[2], at[0], at[2], at[3]]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PlannedSystem;
+    use std::collections::BTreeSet;
+
+    /// Over bottom regions at random places of every default planet, LODs 0
+    /// to 6: each corner's vertex is made once and used, no quad is lost to
+    /// the sharing (the sea and inland water triangles come in quads of two
+    /// over four distinct corners), and there is no overlap strip.
+    #[test]
+    fn water_quads_share_their_corners_and_keep_no_strip() {
+        let system = PlannedSystem::default_system();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |n: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % u64::from(n)) as u32
+        };
+        let (mut regions, mut quads) = (0, 0);
+        let mut out = CubePart::default();
+        for plan in &system.planets {
+            let terrain = Terrain::new(plan);
+            for _ in 0..40 {
+                let lod = next(7) as u8;
+                let across = terrain.grid.regions_across(lod);
+                let key = RegionKey { face: next(6) as u8, lod, x: next(across), y: next(across), z: 0 };
+                water(&terrain, &terrain.columns(key), &mut out);
+                assert!(out.overlap.is_empty(), "{key}: an overlap strip");
+                let corners: BTreeSet<(u8, [i32; 3], u32)> =
+                    out.vertices.iter().map(|v| (v.face, v.cell, v.base_m.to_bits())).collect();
+                assert_eq!(corners.len(), out.vertices.len(), "{key}: a corner's vertex made twice");
+                let used: BTreeSet<u32> = out.triangles.iter().copied().collect();
+                assert_eq!(used.len(), out.vertices.len(), "{key}: a vertex no triangle uses");
+                assert_eq!(out.triangles.len() % 6, 0, "{key}: triangles not in quads");
+                for quad in out.triangles.chunks_exact(6) {
+                    let distinct: BTreeSet<u32> = quad.iter().copied().collect();
+                    assert_eq!(distinct.len(), 4, "{key}: a quad over {distinct:?}");
+                    assert_eq!((quad[0], quad[2]), (quad[3], quad[4]), "{key}: a quad's diagonal");
+                }
+                regions += usize::from(!out.triangles.is_empty());
+                quads += out.triangles.len() / 6;
+            }
+        }
+        assert!(regions >= 20 && quads >= 2_000, "{regions} regions with water, {quads} quads: too few to judge");
+    }
+}

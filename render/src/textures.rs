@@ -502,18 +502,20 @@ mod tests {
     /// The layers' bytes, pinned for the default system and one seeded
     /// system (every pattern is among their 143 layers): the tables that
     /// make them fast must make the same bytes as the formulas. A palette
-    /// changed on purpose changes these with it.
+    /// changed on purpose changes these with it. (A plain XXH3-128 of the
+    /// bytes: a `Signature` also hashes `GENERATOR_VERSION`, which changes
+    /// no texel.)
     #[test]
     fn layers_keep_their_bytes() {
         for (json, layers, golden) in [
-            (None, 55, "fd727f3b30e0f8ac554a389a62282c92"),
-            (Some(r#"{"seed":99}"#), 88, "fe24b3a6967719f9d71339606eac84eb"),
+            (None, 55, "af5f7fbe6cc8d1d6693211eeb691f9f0"),
+            (Some(r#"{"seed":99}"#), 88, "f46bb69bb69051603494a22740bc89aa"),
         ] {
             let system = json.map_or_else(PlannedSystem::default_system, |j| PlannedSystem::from_json(j).unwrap());
             let set = MaterialSet::generate(&system);
             let bytes: Vec<u8> = set.layers.iter().flatten().flatten().copied().collect();
             assert_eq!(set.layers.len(), layers, "{json:?}");
-            assert_eq!(planet::Signature::of_bytes("textures", &bytes).to_string(), golden, "{json:?}");
+            assert_eq!(format!("{:032x}", xxhash_rust::xxh3::xxh3_128(&bytes)), golden, "{json:?}");
         }
     }
 }

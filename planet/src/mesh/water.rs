@@ -158,44 +158,57 @@ mod tests {
     use std::collections::BTreeSet;
 
     /// Over bottom regions at random places of every default planet, LODs 0
-    /// to 6: each corner's vertex is made once and used, no quad is lost to
-    /// the sharing (the sea and inland water triangles come in quads of two
-    /// over four distinct corners), and there is no overlap strip.
+    /// to 6: for the sea and for inland water each, every corner's vertex
+    /// is made once and used, and no quad is lost to the sharing (its two
+    /// triangles are over four distinct corners); `water` is the two
+    /// together, with no overlap strip. (A river's corner at the sea's level
+    /// has a vertex of each kind.)
     #[test]
     fn water_quads_share_their_corners_and_keep_no_strip() {
         let system = PlannedSystem::default_system();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u32| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % u64::from(n)) as u32
-        };
+        let mut draw = crate::hash::HashStream::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move |n: u32| draw.index(n as usize) as u32;
         let (mut regions, mut quads) = (0, 0);
-        let mut out = CubePart::default();
+        let (mut out, mut kind) = (CubePart::default(), CubePart::default());
         for plan in &system.planets {
             let terrain = Terrain::new(plan);
             for _ in 0..40 {
                 let lod = next(7) as u8;
                 let across = terrain.grid.regions_across(lod);
                 let key = RegionKey { face: next(6) as u8, lod, x: next(across), y: next(across), z: 0 };
-                water(&terrain, &terrain.columns(key), &mut out);
+                let columns = terrain.columns(key);
+                water(&terrain, &columns, &mut out);
                 assert!(out.overlap.is_empty(), "{key}: an overlap strip");
-                let corners: BTreeSet<(u8, [i32; 3], u32)> =
-                    out.vertices.iter().map(|v| (v.face, v.cell, v.base_m.to_bits())).collect();
-                assert_eq!(corners.len(), out.vertices.len(), "{key}: a corner's vertex made twice");
-                let used: BTreeSet<u32> = out.triangles.iter().copied().collect();
-                assert_eq!(used.len(), out.vertices.len(), "{key}: a vertex no triangle uses");
-                assert_eq!(out.triangles.len() % 6, 0, "{key}: triangles not in quads");
-                for quad in out.triangles.chunks_exact(6) {
-                    let distinct: BTreeSet<u32> = quad.iter().copied().collect();
-                    assert_eq!(distinct.len(), 4, "{key}: a quad over {distinct:?}");
-                    assert_eq!((quad[0], quad[2]), (quad[3], quad[4]), "{key}: a quad's diagonal");
+                let mut vertices = 0;
+                let kinds: [fn(&Terrain, &ColumnField, &mut CubePart); 2] = [sea, inland];
+                for (k, make) in kinds.into_iter().enumerate() {
+                    kind.clear();
+                    if k == 1 || terrain.recipe.sea.enabled {
+                        make(&terrain, &columns, &mut kind);
+                    }
+                    shares_its_corners(&kind, key);
+                    vertices += kind.vertices.len();
                 }
+                assert_eq!(out.vertices.len(), vertices, "{key}: not the sea's and inland water's vertices");
                 regions += usize::from(!out.triangles.is_empty());
                 quads += out.triangles.len() / 6;
             }
         }
         assert!(regions >= 20 && quads >= 2_000, "{regions} regions with water, {quads} quads: too few to judge");
+    }
+
+    /// Each corner's vertex of `part` made once and used; its triangles in quads over four corners.
+    fn shares_its_corners(part: &CubePart, key: RegionKey) {
+        let corners: BTreeSet<(u8, [i32; 3], u32)> =
+            part.vertices.iter().map(|v| (v.face, v.cell, v.base_m.to_bits())).collect();
+        assert_eq!(corners.len(), part.vertices.len(), "{key}: a corner's vertex made twice");
+        let used: BTreeSet<u32> = part.triangles.iter().copied().collect();
+        assert_eq!(used.len(), part.vertices.len(), "{key}: a vertex no triangle uses");
+        assert_eq!(part.triangles.len() % 6, 0, "{key}: triangles not in quads");
+        for quad in part.triangles.chunks_exact(6) {
+            let distinct: BTreeSet<u32> = quad.iter().copied().collect();
+            assert_eq!(distinct.len(), 4, "{key}: a quad over {distinct:?}");
+            assert_eq!((quad[0], quad[2]), (quad[3], quad[4]), "{key}: a quad's diagonal");
+        }
     }
 }

@@ -76,13 +76,8 @@ mod tests {
         // order through a memo too small to hold them all: each field is
         // bit for bit the one the 2D pass makes.
         let system = PlannedSystem::default_system();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(n)) as u32
-        };
+        let mut draw = crate::hash::HashStream::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move |n: u32| draw.index(n as usize) as u32;
         for planet in [0usize, 1, 3] {
             let terrain = Terrain::new(&system.planets[planet]);
             let memo = ColumnMemo::new(3);

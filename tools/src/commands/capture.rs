@@ -71,9 +71,7 @@ pub struct Args {
 /// builds the leaves a view shows and not the fallbacks a moving camera
 /// shows while they are missing, which change no pixel of a settled view.
 pub fn still_world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
-    let defaults = world_settings(threads, scatter);
-    let stream = engine::StreamSettings { fallbacks: false, ..defaults.stream };
-    World::new(plan, WorldSettings { stream, ..defaults })
+    World::new(plan, world_settings(threads, scatter, false))
 }
 
 /// The world of a loaded system entered at planet `first` (the camera's,
@@ -83,9 +81,7 @@ pub fn still_world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter:
 /// and only the wanted leaves are built. A planet not in the system is
 /// left for the view's check to name.
 pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32, moving: bool) -> World {
-    let defaults = world_settings(threads, scatter);
-    let stream = engine::StreamSettings { fallbacks: moving, ..defaults.stream };
-    let settings = WorldSettings { planet_makers: moving, stream, ..defaults };
+    let settings = WorldSettings { planet_makers: moving, ..world_settings(threads, scatter, moving) };
     if (first as usize) < plan.planets.len() {
         World::new_at(plan, settings, first)
     } else {
@@ -93,10 +89,14 @@ pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool,
     }
 }
 
-fn world_settings(threads: Option<usize>, scatter: bool) -> WorldSettings {
+/// A command's world settings: `threads` job threads (one a core by
+/// default), scatter on or off, and the streamer's `fallbacks` (off for
+/// still views).
+fn world_settings(threads: Option<usize>, scatter: bool, fallbacks: bool) -> WorldSettings {
     // The range was checked when the flag was parsed (`flags::threads`).
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    WorldSettings { threads, scatter, ..WorldSettings::default() }
+    let stream = engine::StreamSettings { fallbacks, ..engine::StreamSettings::default() };
+    WorldSettings { threads, scatter, stream, ..WorldSettings::default() }
 }
 
 /// Loads the save at `path` into `world`: refused, naming why, when it is

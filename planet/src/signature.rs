@@ -51,8 +51,13 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// edge kept sharp only where its tangent planes also put the 4³ samples
 /// around its cell on their own sides (issue 14). 16: water quads share
 /// their corners' vertices and water has no overlap strip (never drawn):
-/// the same surfaces in a third of the bytes (issue 21).
-pub const GENERATOR_VERSION: u32 = 16;
+/// the same surfaces in a third of the bytes (issue 21). 17: a normal
+/// across an edge takes the central difference where neither side of its
+/// crossing runs straight (both bend alike, or the straighter one by over
+/// half its slope), not one side's slope: a worm tunnel's crossings at the
+/// bottom of its cross-section no longer make a crease it does not have
+/// (issue 14).
+pub const GENERATOR_VERSION: u32 = 17;
 
 /// A 128-bit world signature, written as 32 lowercase hex digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

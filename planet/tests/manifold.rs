@@ -18,7 +18,7 @@ use planet::{PlannedSystem, RegionKey};
 /// The share of the vertices near the golden regions' cave mouths that may
 /// lie over half a cell from the generator's own zero set (pinned: see
 /// `cave_mouth_vertices_lie_near_their_zero_sets`).
-const FIELD_MOUTHS: f64 = 0.00015;
+const FIELD_MOUTHS: f64 = 0.0001;
 
 /// How many random regions the vertex-distance test covers.
 const REGIONS: u64 = 320;
@@ -341,14 +341,18 @@ fn vertex_distances(key: RegionKey, voxels: &VoxelGrid, part: &CubePart) -> Vec<
 /// except sharp corners and edges (inside the box their crossings span, their
 /// planes explaining the cell's corners, the tricubic interpolant's surface
 /// near, and the samples a cell or two out on the sides their planes put
-/// them), which the trilinear interpolant measured here rounds off: 27 of
+/// them), which the trilinear interpolant measured here rounds off: 24 of
 /// 577,000 vertices stay over half a cell off (worst 0.73 cells; issue 14;
-/// generator 15, whose sharp vertices must fit the samples around; 150 and
+/// generator 17, whose normals take the central difference across a
+/// crossing where neither side's samples run straight; 27 at generator 15,
+/// whose sharp vertices must fit the samples around; 150 and
 /// 0.89 cells at generator 13 and 14, which trust a bend's crossing as far
 /// as six samples show it; 477 and 0.98 cells at generator 12, 592 and 1.35
 /// cells with the box alone, about 1,100 before the worm caves' cap ramp of
-/// generator 11). Pinned so it can only shrink: at most 0.005% over, none
-/// past 0.75 cells.
+/// generator 11). 19 of the 24 lie where the generator's own density is
+/// defined (`PointDensity::defined_near`), 3 of those over half a cell from
+/// its zero set too (4 of 24 at generator 16). Pinned so it can only
+/// shrink: at most 0.0042% over, none past 0.75 cells, at most 3 from both.
 /// The test after it measures against the generator's own density instead.
 #[test]
 fn random_region_vertices_lie_near_their_zero_sets() {
@@ -358,27 +362,43 @@ fn random_region_vertices_lie_near_their_zero_sets() {
     let mut hist = [0usize; 6];
     let mut far = Vec::new();
     let (mut worst, mut count) = (0.0f32, 0usize);
+    let (mut far_measured, mut far_from_both) = (0usize, 0usize);
     for i in 0..REGIONS {
         let (label, system, planet, key) = region(&mut worlds, i);
         let t = worlds.terrain(system, planet);
         let columns = t.columns(key);
         let voxels = t.voxels(&columns);
         dual_contour(t, &columns, &voxels, &mut ws, &mut part);
+        let mut field = t.point_density(&columns);
         for (d, v) in vertex_distances(key, &voxels, &part) {
             hist[((d * 5.0) as usize).min(5)] += 1;
             count += 1;
             worst = worst.max(d);
             if d > 0.5 {
-                far.push(format!("{label}: vertex {:?} + {} is {d:.2} cells off", v.cell, v.local));
+                // The generator's own zero set, where its density is defined (away from face edges).
+                let (w, p) = window_point(key, &v);
+                let generator = field.defined_near(p).then(|| {
+                    let hint = cell_densities(&voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
+                    field_distance(&mut field, p, hint)
+                });
+                far_measured += usize::from(generator.is_some());
+                far_from_both += usize::from(generator.is_some_and(|g| g > 0.5));
+                far.push(format!(
+                    "{label}: vertex {:?} + {} is {d:.2} cells off, {generator:.2?} from the generator's zero set",
+                    v.cell, v.local
+                ));
             }
         }
     }
-    eprintln!("{count} vertices, worst {worst:.3} cells; by fifths of a cell {hist:?}, {} over half", far.len());
+    eprintln!(
+        "{count} vertices, worst {worst:.3} cells; by fifths of a cell {hist:?}, {} over half, {far_measured} of them where the generator's density is defined, {far_from_both} of those over half a cell from the generator's zero set too",
+        far.len()
+    );
     let share = far.len() as f64 / count.max(1) as f64;
     assert!(count > 100_000, "only {count} vertices");
     assert!(
-        share <= 0.00005 && worst <= 0.75,
-        "{} of {count} vertices over half a cell off, worst {worst:.2} cells:\n{}",
+        share <= 0.000042 && worst <= 0.75 && far_from_both <= 3,
+        "{} of {count} vertices over half a cell off, worst {worst:.2} cells, {far_from_both} from the generator's zero set too:\n{}",
         far.len(),
         far.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
     );
@@ -416,11 +436,13 @@ fn golden_mouths(system: &PlannedSystem) -> Vec<(usize, planet::terrain::Capsule
 }
 
 /// The target is every vertex within half a cell of its zero set. The
-/// mouths' rims are clean of the sawtooth lip (their shaft). 4 of 115,000
-/// vertices near the mouths are still over half a cell from the trilinear
-/// interpolant's zero set (worst 0.62 cells), and, in the regions inside a
-/// face, 16 of 111,000 from the generator's own, one of them from both
-/// (issue 14; generator 15;
+/// mouths' rims are clean of the sawtooth lip (their shaft). 1 of 115,000
+/// vertices near the mouths is still over half a cell from the trilinear
+/// interpolant's zero set (0.58 cells), and 10 of 114,600 from the
+/// generator's own (where it is defined), none of them from both (issue 14;
+/// generator 17, whose normals take the central difference across a
+/// crossing where neither side's samples run straight; 4 (worst 0.62), 16
+/// and one from both at generators 15 and 16;
 /// 23, worst 0.80, and 18 at generators 13 and 14; 31, worst 0.81, and 23
 /// at generator 12). Before generator 11 they were
 /// 128 (worst 1.01) and 357: a mouth carved only inside its capsules'
@@ -428,9 +450,9 @@ fn golden_mouths(system: &PlannedSystem) -> Vec<(usize, planet::terrain::Capsule
 /// the ground was deep, right at the rim, where the stencils read it as a
 /// bend; it now carves `carve_margin_m` beyond them. Pinned so it can only
 /// shrink: at most 0.004% at LOD 0 and in all from the trilinear
-/// interpolant's zero set, none past 0.65 cells; at most 0.015% from the
+/// interpolant's zero set, none past 0.6 cells; at most 0.01% from the
 /// generator's (22 of 111,000 by the coarser search alone at generator 13),
-/// and at most one from both.
+/// and none from both.
 #[test]
 fn cave_mouth_vertices_lie_near_their_zero_sets() {
     let system = PlannedSystem::default_system();
@@ -441,7 +463,7 @@ fn cave_mouth_vertices_lie_near_their_zero_sets() {
     let (mut count, mut far, mut worst) = (0, 0, 0.0f32);
     let mut far_by_lod = [0usize; 4];
     let mut count_by_lod = [0usize; 4];
-    // Against the generator's own density, in the regions inside a face.
+    // Against the generator's own density, where it is defined.
     let (mut field_count, mut field_far, mut far_from_both) = ([0usize; 4], [0usize; 4], 0usize);
     for (planet, m) in &mouths {
         let t = Terrain::new(&system.planets[*planet]);
@@ -475,11 +497,11 @@ fn cave_mouth_vertices_lie_near_their_zero_sets() {
                         far += 1;
                         far_by_lod[lod as usize] += 1;
                     }
-                    if let Some(field) = &mut field {
-                        let (w, p) = window_point(key, &v);
+                    let (w, p) = window_point(key, &v);
+                    if field.defined_near(p) {
                         let hint = cell_densities(&voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
                         field_count[lod as usize] += 1;
-                        let off = field_distance(field, p, hint) > 0.5;
+                        let off = field_distance(&mut field, p, hint) > 0.5;
                         field_far[lod as usize] += usize::from(off);
                         far_from_both += usize::from(off && d > 0.5);
                     }
@@ -497,13 +519,13 @@ fn cave_mouth_vertices_lie_near_their_zero_sets() {
         share(far_by_lod[0], count_by_lod[0]) <= 0.00004,
         "LOD 0: {far_by_lod:?} of {count_by_lod:?} over half a cell"
     );
-    assert!(share(far, count) <= 0.00004 && worst <= 0.65, "{far} of {count} over half a cell off, worst {worst:.2}");
-    assert!(field_count[0] > 20_000, "only {field_count:?} vertices near the mouths inside a face");
+    assert!(share(far, count) <= 0.00004 && worst <= 0.6, "{far} of {count} over half a cell off, worst {worst:.2}");
+    assert!(field_count[0] > 50_000, "only {field_count:?} vertices near the mouths where the field is defined");
     assert!(
         share(field_far.iter().sum(), field_count.iter().sum()) <= FIELD_MOUTHS,
         "{field_far:?} of {field_count:?} over half a cell from the generator's zero set"
     );
-    assert!(far_from_both <= 1, "{far_from_both} vertices near the mouths over half a cell from both zero sets");
+    assert!(far_from_both == 0, "{far_from_both} vertices near the mouths over half a cell from both zero sets");
 }
 
 /// Window cell and window position of a vertex on its region's own face.
@@ -513,24 +535,19 @@ fn window_point(key: RegionKey, v: &CubeVertex) -> ([i32; 3], Vec3) {
     (w, Vec3::new(w[0] as f32, w[1] as f32, w[2] as f32) + v.local)
 }
 
-/// Calls `f` with each of the random regions `0..REGIONS` that lies inside a
-/// face (where `Terrain::point_density` is defined): its index, label,
-/// terrain, columns, voxels and the generator's density. Returns how many.
-fn for_each_region_inside_a_face(
-    mut f: impl FnMut(u64, &str, &Terrain, &ColumnField, &VoxelGrid, &mut PointDensity<'_>),
-) -> usize {
+/// Calls `f` with each of the random regions `0..REGIONS`: its index,
+/// label, terrain, columns, voxels and the generator's density (defined
+/// where `PointDensity::defined_near` says).
+fn for_each_region(mut f: impl FnMut(u64, &str, &Terrain, &ColumnField, &VoxelGrid, &mut PointDensity<'_>)) {
     let mut worlds = Worlds::new();
-    let mut regions = 0;
     for i in 0..REGIONS {
         let (label, system, planet, key) = region(&mut worlds, i);
         let t = worlds.terrain(system, planet);
         let columns = t.columns(key);
         let voxels = t.voxels(&columns);
-        let Some(mut field) = t.point_density(&columns) else { continue };
-        regions += 1;
+        let mut field = t.point_density(&columns);
         f(i, &label, t, &columns, &voxels, &mut field);
     }
-    regions
 }
 
 /// The generator's own density (`Terrain::point_density`) at the samples of
@@ -539,11 +556,15 @@ fn for_each_region_inside_a_face(
 /// samples were taken from.
 #[test]
 fn point_density_is_the_voxels_at_their_samples() {
-    let (mut samples, mut wrong) = (0, Vec::new());
-    let regions = for_each_region_inside_a_face(|i, label, _, _, voxels, field| {
+    let (mut samples, mut regions, mut wrong) = (0, 0, Vec::new());
+    for_each_region(|i, label, _, _, voxels, field| {
         let mut d = Draw(i ^ 0x0def_0000);
+        let before = samples;
         for _ in 0..200 {
             let [a, b, c] = [0; 3].map(|_| d.below(36) as usize);
+            if !field.defined_near(Vec3::new(a as f32, b as f32, c as f32)) {
+                continue;
+            }
             let want = voxels.at(a, b, c).density;
             let got = (field.at(Vec3::new(a as f32, b as f32, c as f32)) * DENSITY_PER_M).round() as i16;
             samples += 1;
@@ -551,9 +572,10 @@ fn point_density_is_the_voxels_at_their_samples() {
                 wrong.push(format!("{label}: sample ({a}, {b}, {c}) is {got} from the field, {want} in the voxels"));
             }
         }
+        regions += usize::from(samples > before);
     });
     eprintln!("{regions} regions, {samples} samples, {} differ", wrong.len());
-    assert!(regions > 100, "only {regions} of the random regions lie inside a face");
+    assert!(regions > 200, "only {regions} of the random regions have samples where the field is defined");
     assert!(wrong.is_empty(), "{}", wrong.iter().take(20).cloned().collect::<Vec<_>>().join("\n"));
 }
 
@@ -587,14 +609,38 @@ fn field_distance(field: &mut PointDensity<'_>, p: Vec3, hint: Option<Vec3>) -> 
             return if r > 0.5 { r.min(field_distance_fine(field, p, f0, &directions, r)) } else { r };
         }
     }
-    f32::INFINITY
+    // None found: a pocket of the other sign may still lie between the rays.
+    let r = field_distance_fine(field, p, f0, &directions, 1.5);
+    if r < 1.5 { r } else { f32::INFINITY }
 }
 
 /// A tighter bound where the coarse search found the zero set no nearer
-/// than `coarse`: 1,024 more directions spread evenly over the sphere, each
-/// searched in 128ths of a cell up to `coarse` and its crossing bisected.
+/// than `coarse`: first the crossing on the way to each sample within reach
+/// whose sign is not `p`'s (a pocket smaller than the rays' spacing, such
+/// as a dip just below zero at one sample, is found there), then 1,024 more
+/// directions spread evenly over the sphere, each searched in 128ths of a
+/// cell up to `coarse` and its crossing bisected.
 fn field_distance_fine(field: &mut PointDensity<'_>, p: Vec3, f0: f32, coarse: &[Vec3], coarse_r: f32) -> f32 {
     const EVEN: usize = 1024;
+    let mut best = coarse_r;
+    let base = p.floor();
+    for k in 0..64 {
+        let q = base + Vec3::new((k % 4) as f32 - 1.0, (k / 4 % 4) as f32 - 1.0, (k / 16) as f32 - 1.0);
+        let reach = q.distance(p);
+        if reach >= best || (field.at(q) > 0.0) == (f0 > 0.0) {
+            continue;
+        }
+        let (mut inside, mut outside) = (0.0f32, reach);
+        for _ in 0..16 {
+            let mid = 0.5 * (inside + outside);
+            if (field.at(p.lerp(q, mid / reach)) > 0.0) != (f0 > 0.0) {
+                outside = mid;
+            } else {
+                inside = mid;
+            }
+        }
+        best = outside;
+    }
     let golden = core::f32::consts::PI * (3.0 - libm::sqrtf(5.0));
     let even = (0..EVEN).map(|i| {
         let z = 1.0 - (2 * i + 1) as f32 / EVEN as f32;
@@ -602,7 +648,6 @@ fn field_distance_fine(field: &mut PointDensity<'_>, p: Vec3, f0: f32, coarse: &
         let a = golden * i as f32;
         Vec3::new(r * libm::cosf(a), r * libm::sinf(a), z)
     });
-    let mut best = coarse_r;
     for d in coarse.iter().copied().chain(even) {
         let (mut inside, mut r) = (0.0f32, 0.0f32);
         // March to the first sign change nearer than the best so far.
@@ -632,48 +677,59 @@ fn field_distance_fine(field: &mut PointDensity<'_>, p: Vec3, f0: f32, coarse: &
 
 /// The target is every vertex within half a cell of the zero set of the
 /// density it was made from. Measured against the generator's own density
-/// (above), in the random regions that lie inside a face (about a third):
-/// 17 of 214,000 vertices are over half a cell off, none over a cell
-/// (issue 14; generator 15). 16 of the 17 lie within half a cell of their
-/// samples' trilinear zero set: features thinner than a cell (worm tunnels,
-/// rock sheets between them) that the samples alias, which no vertex made
-/// from the samples can follow. One lies as far from both: 0.52 cells from
-/// the generator's and 0.55 from the trilinear (a sharp vertex whose
-/// planes fit the samples around; one of its cell's corner samples is
-/// about 0). Generators 13 and 14 had 28, 6 of them
-/// far from both, all six sharp vertices whose tangent planes explained
-/// their cell's corners and the tricubic interpolant found the surface
-/// near; five of them were corners and edges that the samples a cell or
-/// two out contradict (a rounded or thin feature read as a crease), which
-/// generator 15 rounds off (`cell::TangentSolid::fits_samples`). Those
-/// looked at were cells whose corner sample is about 0, or whose field dips
-/// and rises again within the cell. (The coarser search, which stopped at
-/// 28 directions and 32nds of a cell, found 43 at generator 13.) By it, generator 12 had
-/// 91 (3 over a cell), 48 of them far from both: sharp features the checks
-/// kept that the generator does not have, their crossings taken from a
-/// bend that four samples along an edge showed where the field curved or
-/// jumped just past the edge (samples 0, -1, 93, 303 read as a crease at
-/// 0.55 of the edge, the crossing at 0.557 where the generator's is at
-/// 0.01; a worm cave's roof, where the density jumps from about a metre
-/// to its cap, one layer past the edge). Generator 13 takes a bend's
-/// crossing as far as six samples show its piece straight beyond it
-/// (`eno_root_checked`); trusting it only where they do, with no blend,
-/// left 41 (6 far from both) but drew teeth down a cave mouth's wall. Before: generator 11 took those at or over half a
-/// cell from 381 to 203 (132 over) with the worm caves' cap ramp, the
-/// sharp features' second look (`cell::near_zero_set`) those over to 100,
-/// and the mouths' carve margin to 92. Pinned so it can only shrink.
+/// (above), wherever it is defined in the random regions (every region;
+/// only vertices within reach of a face edge are left out, about a fifth):
+/// 91 of 469,500 vertices are over half a cell off, none over a cell
+/// (issue 14; generator 17; 101 at generator 16). 88 of the 91 lie within
+/// half a cell of their samples' trilinear zero set: features thinner than
+/// a cell (worm tunnels, rock sheets between them, a dip of the ground just
+/// below zero at one sample) that the samples alias, which no vertex made
+/// from the samples can follow. 3 lie as far from both (4 at generator 16):
+/// two in a LOD-6 mountain region whose ridges are thinner than its cells,
+/// next to the region's boundary, where the stencil reaches one cell and a
+/// crease the samples alias passes the checks (0.62 and 0.61 cells from the
+/// generator's zero set, 0.58 and 0.60 from the trilinear), and one at
+/// 0.53 and 0.50 cells.
+///
+/// Generator 17 fixed a vertex of the earlier, inside-a-face measure
+/// (0.52 and 0.55 cells): a worm tunnel's crossings at the bottom of its
+/// cross-section, where the density along the tunnel's height has its
+/// minimum and both sides of the crossing curve alike. Their normals took
+/// one side's slope (ENO), which points into the tunnel's floor or roof at
+/// random, and the planes made a crease the tunnel does not have; they now
+/// take the central difference where neither side runs straight
+/// (`cell::one_sided_slope`).
+///
+/// Before: the measure covered only the regions inside a face, and found
+/// 17 of 214,000 at generators 15 and 16 (1 from both), 28 at generators
+/// 13 and 14 (6 from both, five of them creases that the samples a cell or
+/// two out contradict, which generator 15 rounds off:
+/// `cell::TangentSolid::fits_samples`). By a coarser search, which stopped
+/// at 28 directions and 32nds of a cell, generator 13 had 43 and generator
+/// 12 had 91 (3 over a cell), 48 of them far from both: creases taken from
+/// a bend that four samples along an edge showed where the field curved or
+/// jumped just past the edge, which generator 13 trusts only as far as six
+/// samples show the bend's piece straight (`eno_root_checked`). Generator
+/// 11 took those at or over half a cell from 381 to 92 (the worm caves' cap
+/// ramp, the sharp features' second look, `cell::near_zero_set`, and the
+/// mouths' carve margin). Pinned so it can only shrink.
 #[test]
 fn random_region_vertices_lie_near_the_generators_zero_set() {
     let mut ws = DualContourWorkspace::default();
     let mut part = CubePart::default();
-    let (mut count, mut over_cell, mut far_from_both) = (0usize, 0, 0);
+    let (mut count, mut over_cell, mut far_from_both, mut undefined, mut regions) = (0usize, 0, 0, 0, 0);
     let mut hist = [0usize; 7];
     let mut far = Vec::new();
-    let regions = for_each_region_inside_a_face(|_, label, t, columns, voxels, field| {
+    for_each_region(|_, label, t, columns, voxels, field| {
         let key = columns.key;
         dual_contour(t, columns, voxels, &mut ws, &mut part);
+        let before = count;
         for v in part.vertices.iter().filter(|v| v.face == key.face) {
             let (w, p) = window_point(key, v);
+            if !field.defined_near(p) {
+                undefined += 1;
+                continue;
+            }
             let hint = cell_densities(voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
             let d = field_distance(field, p, hint);
             count += 1;
@@ -688,14 +744,15 @@ fn random_region_vertices_lie_near_the_generators_zero_set() {
                 far_from_both += usize::from(trilinear > 0.5);
             }
         }
+        regions += usize::from(count > before);
     });
     eprintln!(
-        "{regions} regions inside a face, {count} vertices; by quarter cells {hist:?}; {} over half a cell ({far_from_both} of them from the trilinear zero set too), {over_cell} over one",
+        "{regions} regions, {count} vertices ({undefined} more within reach of a face edge); by quarter cells {hist:?}; {} over half a cell ({far_from_both} of them from the trilinear zero set too), {over_cell} over one",
         far.len()
     );
-    assert!(count > 150_000, "only {count} vertices");
+    assert!(count > 400_000, "only {count} vertices");
     assert!(
-        far.len() <= 17 && far_from_both <= 1 && over_cell == 0,
+        far.len() <= 91 && far_from_both <= 3 && over_cell == 0,
         "{} of {count} vertices over half a cell off ({far_from_both} from the trilinear zero set too), {over_cell} over one:\n{}",
         far.len(),
         far.iter().take(20).cloned().collect::<Vec<_>>().join("\n")

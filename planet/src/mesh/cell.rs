@@ -651,12 +651,23 @@ fn corner_solid(d: &[f32; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], 
     agrees(&solid).then_some(solid)
 }
 
+/// How alike (the lesser over the greater) the bends on both sides of a
+/// crossing may be, and how much (against its own slope) the straighter
+/// side may bend, for a one-sided slope to be taken.
+const ALIKE: f32 = 0.5;
+
 /// The gradient across an edge, from samples along a line through the crossing
 /// (`v[k]` at offset k - `reach`, the crossing itself at the middle). With a
 /// reach of 2 it picks the one-sided difference on the side that bends least
 /// (ENO), so a crossing beside a sharp edge takes the slope of its own face,
-/// not a blend of both; with a reach of 1 it takes the smaller one-sided
-/// difference, or none where they disagree in sign (minmod).
+/// not a blend of both; but where both sides bend alike, or the straighter
+/// one bends by over half its slope, no face is there to keep to and it
+/// takes the central difference (generator 17: at the bottom of a worm
+/// tunnel's cross-section, where the density along the line has its
+/// minimum, ENO's pick pointed the normal into the floor or the roof at
+/// random, and the planes made a crease the tunnel does not have). With a
+/// reach of 1 it takes the smaller one-sided difference, or none where they
+/// disagree in sign (minmod).
 #[must_use]
 pub fn one_sided_slope(v: &[f32], reach: usize) -> f32 {
     let m = reach;
@@ -665,13 +676,9 @@ pub fn one_sided_slope(v: &[f32], reach: usize) -> f32 {
     if reach >= 2 {
         let bend_back = (v[m] - 2.0 * v[m - 1] + v[m - 2]).abs();
         let bend_fwd = (v[m + 2] - 2.0 * v[m + 1] + v[m]).abs();
-        if bend_fwd < bend_back {
-            fwd
-        } else if bend_back < bend_fwd {
-            back
-        } else {
-            0.5 * (back + fwd)
-        }
+        let (straighter, bend) = if bend_fwd < bend_back { (fwd, bend_fwd) } else { (back, bend_back) };
+        let alike = bend_back.min(bend_fwd) >= ALIKE * bend_back.max(bend_fwd);
+        if alike || bend > ALIKE * straighter.abs() { 0.5 * (back + fwd) } else { straighter }
     } else if back * fwd <= 0.0 {
         0.0
     } else if back.abs() < fwd.abs() {
@@ -733,6 +740,13 @@ mod tests {
         assert_eq!(one_sided_slope(&v, 2), 0.0);
         let v = [-1.6, -0.8, 0.0, -0.3, -1.1];
         assert!((one_sided_slope(&v, 2) - 0.8).abs() < 1e-6);
+        // A minimum between the samples, both sides curving alike (a tunnel's
+        // cross-section): the central difference, not one side's slope.
+        assert_eq!(one_sided_slope(&[353.0, 121.0, 0.0, 78.0, 289.0], 2), -21.5);
+        // The straighter side still bends by more than half its slope: central.
+        assert_eq!(one_sided_slope(&[150.0, 49.0, 0.0, 91.0, 557.0], 2), 21.0);
+        // A face on one side, the other bending over a ridge: the face's slope.
+        assert_eq!(one_sided_slope(&[-2.0, -1.0, 0.0, 0.5, 0.0], 2), 1.0);
         // Smooth: both sides agree.
         assert!((one_sided_slope(&[-0.5, 0.0, 0.5], 1) - 0.5).abs() < 1e-6);
         assert_eq!(one_sided_slope(&[0.5, 0.0, 0.5], 1), 0.0);

@@ -8,8 +8,9 @@
 //! slope is sharp here, where any interpolation of the samples rounds it
 //! off. Points are in window coordinates: sample (a, b, c) of the voxel grid
 //! is at (a, b, c), and x and y run along the region's face grid, so the
-//! field is defined only where that grid is the planet's own: in regions
-//! whose window (and the lattice cells around it) lie inside one face.
+//! field is defined only where that grid is the planet's own: at points
+//! whose columns (and the lattice cells around them) lie inside the region's
+//! face (`PointDensity::defined_near`).
 //!
 //! Lattice values (the smooth 2D fields, the overhang and worm noise at each
 //! node and level) are kept once worked out, so the many points a test asks
@@ -40,6 +41,8 @@ pub const REACH_CELLS: i32 = 2;
 pub struct PointDensity<'t> {
     terrain: &'t Terrain,
     key: RegionKey,
+    /// Grid cells across the region's face at its LOD.
+    cells_across: i32,
     /// Grid coordinates of window sample (0, 0).
     origin: (i32, i32),
     /// Layer of window sample c = 0.
@@ -73,19 +76,14 @@ struct Node {
 }
 
 impl Terrain {
-    /// The density anywhere in the window of `columns`' region (`columns`
-    /// from `Terrain::columns`), or `None` where the window, widened by
-    /// `REACH_CELLS` and its lattice cells, crosses a face edge.
+    /// The density in the window of `columns`' region (`columns` from
+    /// `Terrain::columns`), wherever it is defined
+    /// (`PointDensity::defined_near`).
     #[must_use]
-    pub fn point_density(&self, columns: &ColumnField) -> Option<PointDensity<'_>> {
+    pub fn point_density(&self, columns: &ColumnField) -> PointDensity<'_> {
         let key = columns.key;
         let n = self.grid.cells_across(key.lod);
         let origin = (key.x as i32 * REGION_CELLS - MARGIN, key.y as i32 * REGION_CELLS - MARGIN);
-        let lo = origin.0.min(origin.1) - REACH_CELLS - LATTICE;
-        let hi = origin.0.max(origin.1) + crate::geometry::WINDOW as i32 + REACH_CELLS + LATTICE;
-        if lo < 1 || hi >= n {
-            return None;
-        }
         let layer_m = self.grid.layer_m(key.lod);
         let cell_m = self.grid.cell_m(key.lod);
         let first_layer = key.z as i32 * REGION_CELLS - MARGIN;
@@ -93,9 +91,10 @@ impl Terrain {
         let pad = Vec3::splat(2.0 * REACH_CELLS as f32 * cell_m.max(layer_m) + carve_margin_m(layer_m));
         let (lo, hi) = (lo - pad, hi + pad);
         let caves = &self.recipe.caves;
-        Some(PointDensity {
+        PointDensity {
             terrain: self,
             key,
+            cells_across: n,
             origin,
             first_layer,
             scale: 2.0 / n as f32,
@@ -111,7 +110,7 @@ impl Terrain {
             deposits: if cell_m <= 4.0 { self.deposits_near(lo, hi) } else { Vec::new() },
             nodes: BTreeMap::new(),
             levels: BTreeMap::new(),
-        })
+        }
     }
 }
 
@@ -187,7 +186,21 @@ impl PointDensity<'_> {
         (direction, self.terrain.relief(near, direction, coarse, self.cell_m, 2.0 * self.cell_m))
     }
 
-    /// The density at window point `w`, metres (positive is solid).
+    /// Whether the density is defined within `REACH_CELLS` of window point
+    /// `w`: there the columns and the lattice cells around them lie inside
+    /// the region's face, one cell from its edges, so the face's own grid
+    /// is the planet's (beyond an edge the voxel pass reads the neighbour
+    /// face's grid, which this does not model).
+    #[must_use]
+    pub fn defined_near(&self, w: Vec3) -> bool {
+        let reach = (REACH_CELLS + LATTICE) as f32;
+        let (lo, hi) = (1.0 + reach, (self.cells_across - 2) as f32 - reach);
+        let (x, y) = (self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y);
+        (lo..=hi).contains(&x) && (lo..=hi).contains(&y)
+    }
+
+    /// The density at window point `w`, metres (positive is solid); the
+    /// generator's where `defined_near` says so.
     pub fn at(&mut self, w: Vec3) -> f32 {
         let (x, y) = (self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y);
         let terms = Self::terms(x, y);

@@ -356,31 +356,21 @@ fn vertex_distances(key: RegionKey, voxels: &VoxelGrid, part: &CubePart) -> Vec<
 /// The test after it measures against the generator's own density instead.
 #[test]
 fn random_region_vertices_lie_near_their_zero_sets() {
-    let mut worlds = Worlds::new();
     let mut ws = DualContourWorkspace::default();
     let mut part = CubePart::default();
     let mut hist = [0usize; 6];
     let mut far = Vec::new();
     let (mut worst, mut count) = (0.0f32, 0usize);
     let (mut far_measured, mut far_from_both) = (0usize, 0usize);
-    for i in 0..REGIONS {
-        let (label, system, planet, key) = region(&mut worlds, i);
-        let t = worlds.terrain(system, planet);
-        let columns = t.columns(key);
-        let voxels = t.voxels(&columns);
-        dual_contour(t, &columns, &voxels, &mut ws, &mut part);
-        let mut field = t.point_density(&columns);
-        for (d, v) in vertex_distances(key, &voxels, &part) {
+    for_each_region(|_, label, t, columns, voxels, field| {
+        let key = columns.key;
+        dual_contour(t, columns, voxels, &mut ws, &mut part);
+        for (d, v) in vertex_distances(key, voxels, &part) {
             hist[((d * 5.0) as usize).min(5)] += 1;
             count += 1;
             worst = worst.max(d);
             if d > 0.5 {
-                // The generator's own zero set, where its density is defined (away from face edges).
-                let (w, p) = window_point(key, &v);
-                let generator = field.defined_near(p).then(|| {
-                    let hint = cell_densities(&voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
-                    field_distance(&mut field, p, hint)
-                });
+                let generator = generator_distance(field, voxels, key, &v);
                 far_measured += usize::from(generator.is_some());
                 far_from_both += usize::from(generator.is_some_and(|g| g > 0.5));
                 far.push(format!(
@@ -389,7 +379,7 @@ fn random_region_vertices_lie_near_their_zero_sets() {
                 ));
             }
         }
-    }
+    });
     eprintln!(
         "{count} vertices, worst {worst:.3} cells; by fifths of a cell {hist:?}, {} over half, {far_measured} of them where the generator's density is defined, {far_from_both} of those over half a cell from the generator's zero set too",
         far.len()
@@ -497,11 +487,9 @@ fn cave_mouth_vertices_lie_near_their_zero_sets() {
                         far += 1;
                         far_by_lod[lod as usize] += 1;
                     }
-                    let (w, p) = window_point(key, &v);
-                    if field.defined_near(p) {
-                        let hint = cell_densities(&voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
+                    if let Some(g) = generator_distance(&mut field, &voxels, key, &v) {
                         field_count[lod as usize] += 1;
-                        let off = field_distance(&mut field, p, hint) > 0.5;
+                        let off = g > 0.5;
                         field_far[lod as usize] += usize::from(off);
                         far_from_both += usize::from(off && d > 0.5);
                     }
@@ -535,6 +523,18 @@ fn window_point(key: RegionKey, v: &CubeVertex) -> ([i32; 3], Vec3) {
     (w, Vec3::new(w[0] as f32, w[1] as f32, w[2] as f32) + v.local)
 }
 
+/// The distance (cells) from vertex `v` of region `key` to the generator's
+/// zero set (`field_distance`, hinted by its cell's trilinear gradient), or
+/// `None` where the generator's density is not defined near it.
+fn generator_distance(field: &mut PointDensity<'_>, voxels: &VoxelGrid, key: RegionKey, v: &CubeVertex) -> Option<f32> {
+    let (w, p) = window_point(key, v);
+    if !field.defined_near(p) {
+        return None;
+    }
+    let hint = cell_densities(voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
+    Some(field_distance(field, p, hint))
+}
+
 /// Calls `f` with each of the random regions `0..REGIONS`: its index,
 /// label, terrain, columns, voxels and the generator's density (defined
 /// where `PointDensity::defined_near` says).
@@ -562,11 +562,12 @@ fn point_density_is_the_voxels_at_their_samples() {
         let before = samples;
         for _ in 0..200 {
             let [a, b, c] = [0; 3].map(|_| d.below(36) as usize);
-            if !field.defined_near(Vec3::new(a as f32, b as f32, c as f32)) {
+            let at = Vec3::new(a as f32, b as f32, c as f32);
+            if !field.defined_near(at) {
                 continue;
             }
             let want = voxels.at(a, b, c).density;
-            let got = (field.at(Vec3::new(a as f32, b as f32, c as f32)) * DENSITY_PER_M).round() as i16;
+            let got = (field.at(at) * DENSITY_PER_M).round() as i16;
             samples += 1;
             if got != want {
                 wrong.push(format!("{label}: sample ({a}, {b}, {c}) is {got} from the field, {want} in the voxels"));
@@ -630,16 +631,7 @@ fn field_distance_fine(field: &mut PointDensity<'_>, p: Vec3, f0: f32, coarse: &
         if reach >= best || (field.at(q) > 0.0) == (f0 > 0.0) {
             continue;
         }
-        let (mut inside, mut outside) = (0.0f32, reach);
-        for _ in 0..16 {
-            let mid = 0.5 * (inside + outside);
-            if (field.at(p.lerp(q, mid / reach)) > 0.0) != (f0 > 0.0) {
-                outside = mid;
-            } else {
-                inside = mid;
-            }
-        }
-        best = outside;
+        best = bisect(field, p, (q - p) / reach, f0, (0.0, reach), 16);
     }
     let golden = core::f32::consts::PI * (3.0 - libm::sqrtf(5.0));
     let even = (0..EVEN).map(|i| {
@@ -661,18 +653,32 @@ fn field_distance_fine(field: &mut PointDensity<'_>, p: Vec3, f0: f32, coarse: &
             }
             inside = r;
         };
-        let Some(mut outside) = outside else { continue };
-        for _ in 0..12 {
-            let mid = 0.5 * (inside + outside);
-            if (field.at(p + d * mid) > 0.0) != (f0 > 0.0) {
-                outside = mid;
-            } else {
-                inside = mid;
-            }
-        }
-        best = best.min(outside);
+        let Some(outside) = outside else { continue };
+        best = best.min(bisect(field, p, d, f0, (inside, outside), 12));
     }
     best
+}
+
+/// The distance along unit direction `d` from `p` to a sign change of the
+/// field (`f0` is its value at `p`), bisected `steps` times between radii
+/// `inside` (same sign as `p`) and `outside` (the other sign): the outer end.
+fn bisect(
+    field: &mut PointDensity<'_>,
+    p: Vec3,
+    d: Vec3,
+    f0: f32,
+    (mut inside, mut outside): (f32, f32),
+    steps: u32,
+) -> f32 {
+    for _ in 0..steps {
+        let mid = 0.5 * (inside + outside);
+        if (field.at(p + d * mid) > 0.0) != (f0 > 0.0) {
+            outside = mid;
+        } else {
+            inside = mid;
+        }
+    }
+    outside
 }
 
 /// The target is every vertex within half a cell of the zero set of the
@@ -725,17 +731,15 @@ fn random_region_vertices_lie_near_the_generators_zero_set() {
         dual_contour(t, columns, voxels, &mut ws, &mut part);
         let before = count;
         for v in part.vertices.iter().filter(|v| v.face == key.face) {
-            let (w, p) = window_point(key, v);
-            if !field.defined_near(p) {
+            let Some(d) = generator_distance(field, voxels, key, v) else {
                 undefined += 1;
                 continue;
-            }
-            let hint = cell_densities(voxels, w).map(|d| planet::mesh::trilinear_gradient(&d, v.local));
-            let d = field_distance(field, p, hint);
+            };
             count += 1;
             hist[((d * 4.0) as usize).min(6)] += 1;
             over_cell += usize::from(d > 1.0);
             if d > 0.5 {
+                let (w, p) = window_point(key, v);
                 let trilinear = trilinear_distance(voxels, w, p);
                 far.push(format!(
                     "{label}: vertex {:?} + {} is {d:.2} cells off, {trilinear:.2} from the trilinear zero set",

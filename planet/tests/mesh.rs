@@ -255,6 +255,25 @@ fn same_lod_seams_are_bit_identical_across_face_edges_too() {
     }
 }
 
+/// A LOD-6 mountain region whose ridges are thinner than its cells: a
+/// crease its samples alias, in a cell next to the region's boundary, that
+/// passed every look at the samples and lay 0.6 cells from both its
+/// samples' zero set and the generator's. Since generator 18 the
+/// polygonizer asks the generator's density there and pulls the vertex in
+/// (`mesh::field_look`); the regions sharing the cell must pull it alike.
+#[test]
+fn vertices_the_generator_pulls_in_are_the_same_in_both_regions() {
+    let t = terrain(1);
+    let key = RegionKey { face: 2, lod: 6, x: 3, y: 0, z: 0 };
+    let mut total = 0;
+    for (dx, dy, dz) in [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)] {
+        if let Some(n) = t.grid.neighbour(key, dx, dy, dz) {
+            total += shared_vertices(&t, key, n);
+        }
+    }
+    assert!(total > 50, "only {total} shared vertices");
+}
+
 #[test]
 fn region_meshes_are_manifold() {
     // Golden-region keys: surface, cave, mountains, coast, face edge and corner.

@@ -384,6 +384,7 @@ pub fn vertices(d: &[i16; 8], comps: &Components, hermite: &[(Vec3, Vec3); 12], 
         hermite,
         bias,
         |_, _| true,
+        |_, _| None,
         |v| {
             out[c] = Some(v);
             c += 1;
@@ -403,6 +404,7 @@ pub fn for_each_vertex(
     hermite: &[(Vec3, Vec3); 12],
     bias: f32,
     sharp_holds: impl Fn(Vec3, &TangentSolid) -> bool,
+    field_near: impl Fn(Vec3, &[Vec3]) -> Option<bool>,
     mut f: impl FnMut(CellVertex),
 ) {
     let count = usize::from(comps.count).min(4);
@@ -423,7 +425,8 @@ pub fn for_each_vertex(
     }
     let df: [f32; 8] = d.map(f32::from);
     for c in 0..count {
-        let position = near_zero_set(&df, comps, hermite, c, vertex_position(&qefs[c], bias), &sharp_holds);
+        let position =
+            near_zero_set(&df, comps, hermite, c, vertex_position(&qefs[c], bias), &sharp_holds, &field_near);
         let face = normal_sums[c].normalize_or(Vec3::Z);
         let smooth = (-trilinear_gradient(&df, position)).normalize_or(face);
         // The component's solid corner nearest the vertex.
@@ -494,7 +497,9 @@ fn trilinear_value(d: &[f32; 8], p: Vec3) -> f32 {
 /// cell's corners (`corner_solid`) and near which a wider look at
 /// the samples finds the surface (`sharp_holds`: the tricubic interpolant
 /// near it, and, since generator 15, the samples a cell or two out on the
-/// sides the planes put them, `TangentSolid::fits_samples`). It stays sharp.
+/// sides the planes put them, `TangentSolid::fits_samples`). It stays sharp
+/// where it is near the zero set of the density the samples were taken
+/// from (`within_sharp_reach`).
 /// (The box alone also kept vertices that bad normals had put where no
 /// surface is: with the corners and the tricubic look, 100 rather than 132
 /// of 214,000 vertices were over half a cell from the generator's own zero
@@ -506,6 +511,7 @@ fn near_zero_set(
     c: usize,
     p: Vec3,
     sharp_holds: &impl Fn(Vec3, &TangentSolid) -> bool,
+    field_near: &impl Fn(Vec3, &[Vec3]) -> Option<bool>,
 ) -> Vec3 {
     let f = trilinear_value(d, p);
     let g = trilinear_gradient(d, p);
@@ -531,9 +537,99 @@ fn near_zero_set(
     }
     let inside_box = p.cmpge(lo).all() && p.cmple(hi).all();
     if inside_box && corner_solid(d, comps, hermite, c).is_some_and(|solid| sharp_holds(p, &solid)) {
-        return p;
+        return within_sharp_reach(d, comps, c, p, field_near);
     }
     nearest.lerp(p, REACH / dist).clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
+}
+
+/// How far (cells) a sharp vertex may be from the zero set of the density
+/// its samples were taken from: under half a cell, with room for the
+/// tests' search, which finds a zero set to a 32nd of a cell.
+pub const SHARP_REACH: f32 = 0.48;
+
+/// Sharp vertex `p` of component `c`, kept where it lies within
+/// `SHARP_REACH` of its cell's trilinear zero set (on the way to one of
+/// the component's crossings or to a corner of the other sign) or, farther
+/// off, where the density the samples were taken from has its zero set
+/// that near (`field_near(p, points to look towards)`: `None` where that
+/// density is not known, as for an edited cell's samples); else pulled to
+/// `SHARP_REACH` from the nearest point of the trilinear zero set found
+/// (generator 18).
+///
+/// The trilinear interpolant rounds a true corner or edge off, by up to
+/// 0.8 cells at a box's corner (the sharp-feature tests) and 0.73 at an
+/// edge whose faces meet at 75-105°, placed and turned at random in its
+/// cell (3,000 wedges fitted), so its zero set alone cannot tell a true
+/// crease from one the samples alias (a ridge thinner than a cell, whose
+/// planes passed every look at the samples). The field can: a true
+/// crease lies on its zero set.
+#[inline(never)]
+fn within_sharp_reach(
+    d: &[f32; 8],
+    comps: &Components,
+    c: usize,
+    p: Vec3,
+    field_near: &impl Fn(Vec3, &[Vec3]) -> Option<bool>,
+) -> Vec3 {
+    let solid = trilinear_value(d, p) > 0.0;
+    let mut best = (f32::MAX, p);
+    let mut towards = [Vec3::ZERO; 21];
+    let mut count = 1;
+    let mut look = |target: Vec3, on_zero_set: bool| {
+        let mut before = p;
+        for k in 1..=STEPS {
+            let q = p.lerp(target, k as f32 / STEPS as f32);
+            if (trilinear_value(d, q) > 0.0) != solid {
+                let zero = bisect_sign(d, before, q, solid);
+                best = if zero.distance(p) < best.0 { (zero.distance(p), zero) } else { best };
+                return;
+            }
+            before = q;
+        }
+        if on_zero_set && target.distance(p) < best.0 {
+            best = (target.distance(p), target);
+        }
+    };
+    for e in comps.edges_of(c) {
+        let (a, b) = EDGES[e];
+        let crossing = corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]));
+        look(crossing, true);
+        towards[count] = crossing;
+        count += 1;
+    }
+    for k in 0..8 {
+        if (d[k] > 0.0) != solid {
+            look(corner_position(k), false);
+            towards[count] = corner_position(k);
+            count += 1;
+        }
+    }
+    let (dist, zero) = best;
+    if dist <= SHARP_REACH {
+        return p;
+    }
+    towards[0] = zero;
+    if field_near(p, &towards[..count]) != Some(false) {
+        return p;
+    }
+    zero.lerp(p, SHARP_REACH / dist).clamp(Vec3::splat(INSET), Vec3::splat(1.0 - INSET))
+}
+
+/// Steps along a segment in which `within_sharp_reach` looks for a sign change.
+const STEPS: usize = 16;
+
+/// The point between `a` (on side `solid`) and `b` (on the other) where the
+/// cell's trilinear interpolant changes sign, to 2^-12 of the segment.
+fn bisect_sign(d: &[f32; 8], mut a: Vec3, mut b: Vec3, solid: bool) -> Vec3 {
+    for _ in 0..12 {
+        let m = a.lerp(b, 0.5);
+        if (trilinear_value(d, m) > 0.0) == solid {
+            a = m;
+        } else {
+            b = m;
+        }
+    }
+    a.lerp(b, 0.5)
 }
 
 /// How far a third normal must leave the plane of two others (the sine of

@@ -29,6 +29,7 @@ use glam::{Vec3, Vec4};
 
 use super::cell::{self, CellVertex, Components, EDGES, NONE};
 use super::cube_mesh::{CubePart, CubeVertex};
+use super::field_look::FieldLook;
 use super::sky::sky_of_cover;
 use crate::geometry::{CellFrame, GridPoint, PlanetGrid, REGION_CELLS, RegionKey, WINDOW};
 use crate::terrain::{COVER_PER_M, ColumnField, Terrain, Voxel, VoxelGrid};
@@ -624,6 +625,7 @@ pub fn dual_contour(
     merged.clear();
     arc_vertices.clear();
     let cell_bits = (1u64 << CELLS) - 1;
+    let look = FieldLook::new(terrain, columns);
     for b in 0..CELLS {
         for a in 0..CELLS {
             let Some(frame) = &frames[b * CELLS + a] else { continue };
@@ -696,7 +698,12 @@ pub fn dual_contour(
                 let sharp_holds = |p: Vec3, solid: &cell::TangentSolid| {
                     tier == 0 || (tricubic_near(&stencil, p) && solid.fits_samples(p, |at| stencil.at_offset(at)))
                 };
-                cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, sharp_holds, |v| {
+                // Only a cell inside the face, in its own frame, may ask the generator.
+                let field_near = |p: Vec3, towards: &[Vec3]| {
+                    let cell = [origin.0 + a as i32, origin.1 + b as i32, first_layer + c as i32];
+                    (frame.identity && frame.frame.face == face).then(|| look.near(cell, &theirs, p, towards))?
+                };
+                cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, sharp_holds, field_near, |v| {
                     out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));
                     frame_positions.push(frame_position(v.position, frame, (a, b, c)));
                 });

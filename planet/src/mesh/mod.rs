@@ -24,6 +24,7 @@ mod blocks;
 mod cell;
 mod cube_mesh;
 mod dual_contour;
+mod field_look;
 mod polygonize;
 mod qef;
 mod sky;

@@ -16,10 +16,15 @@
 //! node and level) are kept once worked out, so the many points a test asks
 //! for near one another cost little more than their columns' relief.
 //!
+//! The polygonizer asks it too, about the rare sharp vertex its samples
+//! cannot vouch for (`mesh::field_look`), at whole grid coordinates
+//! (`PointDensity::at_grid`), so that every region holding a cell reads
+//! the same bits there (tested over the cells neighbours share).
+//!
 //! The formulas are written beside the voxel pass's rather than shared with
 //! it: the pass works a column of layers at a time and skips the layers a
 //! term cannot change. A test (`tests/manifold.rs`) holds the two equal at
-//! 23,000 samples of random regions, so neither can change alone.
+//! 50,674 samples of random regions, so neither can change alone.
 
 use std::collections::BTreeMap;
 
@@ -61,11 +66,12 @@ pub struct PointDensity<'t> {
     levels: BTreeMap<(i32, i32, i32), [f32; 3]>,
 }
 
-/// Where a point reads the lattice: its four nodes with their weights, and
-/// its height in layers from the region's lattice level 0.
+/// Where a point reads the lattice: its four nodes with their weights, the
+/// region's lattice level below it and its height above that level (0 to 1).
 struct LatticePoint {
     terms: [((i32, i32), f32); 4],
-    u: f32,
+    level: i32,
+    t: f32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -193,21 +199,41 @@ impl PointDensity<'_> {
     /// face's grid, which this does not model).
     #[must_use]
     pub fn defined_near(&self, w: Vec3) -> bool {
+        self.defined_near_grid(self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y)
+    }
+
+    /// `defined_near` at grid coordinates (x, y) of the region's face.
+    #[must_use]
+    pub fn defined_near_grid(&self, x: f32, y: f32) -> bool {
         let reach = (REACH_CELLS + LATTICE) as f32;
         let (lo, hi) = (1.0 + reach, (self.cells_across - 2) as f32 - reach);
-        let (x, y) = (self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y);
         (lo..=hi).contains(&x) && (lo..=hi).contains(&y)
     }
 
     /// The density at window point `w`, metres (positive is solid); the
     /// generator's where `defined_near` says so.
     pub fn at(&mut self, w: Vec3) -> f32 {
-        let (x, y) = (self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y);
+        self.at_grid([self.origin.0, self.origin.1, self.first_layer], w)
+    }
+
+    /// The density at `local` (in the unit cell) of the cell whose minimum
+    /// corner is grid point (x, y) of the region's face at layer z
+    /// (`cell`), metres. Worked out from those whole coordinates, so every
+    /// region whose window holds the cell gets the same bits there (the
+    /// polygonizer asks it, `mesh::dual_contour`).
+    pub fn at_grid(&mut self, cell: [i32; 3], local: Vec3) -> f32 {
+        let whole = local.floor();
+        let cell = [cell[0] + whole.x as i32, cell[1] + whole.y as i32, cell[2] + whole.z as i32];
+        let local = local - whole;
+        let (x, y) = (cell[0] as f32 + local.x, cell[1] as f32 + local.y);
         let terms = Self::terms(x, y);
         let (direction, relief) = self.column(x, y, &terms);
         let s = self.terrain.grid.shell_below_m + relief.height_m;
-        let z = (self.first_layer as f32 + w.z) * self.layer_m;
-        let point = LatticePoint { terms, u: w.z + MARGIN as f32 };
+        let z = (cell[2] as f32 + local.z) * self.layer_m;
+        // Layers above the region's lattice level 0, `MARGIN` below its first sample.
+        let above = cell[2] - self.first_layer + MARGIN;
+        let t = ((above.rem_euclid(LATTICE)) as f32 + local.z) * (1.0 / LATTICE as f32);
+        let point = LatticePoint { terms, level: above.div_euclid(LATTICE), t };
         let mut d = s - z;
         let overhangs = &self.terrain.recipe.terrain.overhangs;
         let amplitude = overhangs.amplitude_m;
@@ -224,8 +250,7 @@ impl PointDensity<'_> {
     /// Lattice noise `k` (0 overhang, 1 and 2 the worms) at a point: level by
     /// level from the nodes, then between the levels.
     fn noise(&mut self, point: &LatticePoint, k: usize) -> f32 {
-        let level = libm::floorf(point.u / LATTICE as f32) as i32;
-        let t = (point.u - (level * LATTICE) as f32) * (1.0 / LATTICE as f32);
+        let (level, t) = (point.level, point.t);
         let mut at = |l: i32| {
             let mut v = 0.0;
             for &((nx, ny), wt) in &point.terms {

@@ -7,17 +7,18 @@
 //! the samples cannot say whether the crease is true (a box's corner) or
 //! one they alias (a mountain ridge thinner than a cell). The density the
 //! samples were taken from can: a true crease lies on its zero set. It is
-//! asked only there (about one vertex in 25,000), only where it is the
-//! density the samples hold (the cell lies inside the region's face, away
-//! from its edges, and its eight corners are the generator's, unedited),
-//! and at whole grid coordinates, so every region holding the cell gets
-//! the same answer, bit for bit.
+//! asked only there (about one vertex in 5,000), only where it is the
+//! density the samples hold (its eight corners are the generator's,
+//! unedited), only in cells that no region of another face holds (over
+//! `MARGIN` cells from the face's edges), and at whole grid coordinates,
+//! so every region holding the cell gets the same answer, bit for bit.
 
 use std::cell::RefCell;
 
 use glam::Vec3;
 
 use super::cell::SHARP_REACH;
+use crate::geometry::MARGIN;
 use crate::terrain::{ColumnField, DENSITY_PER_M, PointDensity, Terrain};
 
 /// Steps out to `SHARP_REACH` along each direction searched.
@@ -40,13 +41,17 @@ impl<'t> FieldLook<'t> {
     /// the region's face, whose corners hold densities `d`: searched along
     /// the field's own gradient and towards each of `towards` (points of the
     /// cell). `None` where the generator's density is not the one the
-    /// samples hold, or is not defined there.
+    /// samples hold, or the cell is within `MARGIN` of the face's edges.
     pub(super) fn near(&self, cell: [i32; 3], d: &[i16; 8], p: Vec3, towards: &[Vec3]) -> Option<bool> {
-        let mut slot = self.field.borrow_mut();
-        let field = slot.get_or_insert_with(|| self.terrain.point_density(self.columns));
-        if !field.defined_near_grid(cell[0] as f32 + p.x, cell[1] as f32 + p.y) {
+        // Regions of the next face hold the cells up to `MARGIN` from its edge,
+        // in this face's frame, and do not ask: nor may we there.
+        let n = self.terrain.grid.cells_across(self.columns.key.lod);
+        let away = |x: i32| x >= MARGIN && x + 1 + MARGIN <= n;
+        if !away(cell[0]) || !away(cell[1]) {
             return None;
         }
+        let mut slot = self.field.borrow_mut();
+        let field = slot.get_or_insert_with(|| self.terrain.point_density(self.columns));
         let corner = |k: usize| [cell[0] + (k & 1) as i32, cell[1] + (k >> 1 & 1) as i32, cell[2] + (k >> 2) as i32];
         // As `voxels.rs` stores a density.
         let stored = |m: f32| (m * DENSITY_PER_M).clamp(-32767.0, 32767.0).round() as i16;

@@ -618,13 +618,13 @@ fn regions_sharing_a_cell_read_the_same_density_there() {
         let columns = t.columns(key);
         let mut ours = t.point_density(&columns);
         let mut d = Draw(i ^ 0x5a3e_0000);
+        let origin = [key.x as i32 * 32 - 2, key.y as i32 * 32 - 2, key.z as i32 * 32 - 2];
         for (dx, dy, dz) in [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)] {
             let Some(other) = t.grid.neighbour(key, dx, dy, dz).filter(|n| n.face == key.face) else { continue };
             let other_columns = t.columns(other);
             let mut theirs = t.point_density(&other_columns);
             pairs += 1;
             // Our window's cells nearest the neighbour: the last (or first) four along the step.
-            let origin = [key.x as i32 * 32 - 2, key.y as i32 * 32 - 2, key.z as i32 * 32 - 2];
             for _ in 0..20 {
                 let mut w = [0; 3].map(|_| d.below(35) as i32);
                 for (axis, step) in [dx, dy, dz].into_iter().enumerate() {

@@ -325,6 +325,14 @@ const fn components_of(config: u8, solid_centre: u8) -> Components {
     Components { of_edge, count, crossing }
 }
 
+/// Where the cell's trilinear interpolant crosses zero on sign-changing
+/// edge `e` (linear along the edge, so the crossing is on its zero set).
+#[inline]
+fn edge_crossing(d: &[f32; 8], e: usize) -> Vec3 {
+    let (a, b) = EDGES[e];
+    corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]))
+}
+
 /// The gradient of the cell's trilinear interpolant at `p` (in the unit cell).
 #[must_use]
 pub fn trilinear_gradient(d: &[f32; 8], p: Vec3) -> Vec3 {
@@ -362,8 +370,7 @@ pub fn trilinear_hermite(d: &[i16; 8], comps: &Components) -> [(Vec3, Vec3); 12]
         let e = edges.trailing_zeros() as usize;
         edges &= edges - 1;
         let (a, b) = EDGES[e];
-        let t = df[a] / (df[a] - df[b]);
-        let p = corner_position(a).lerp(corner_position(b), t);
+        let p = edge_crossing(&df, e);
         // Outward (towards air) is down the density gradient.
         let n = (-trilinear_gradient(&df, p)).normalize_or(corner_position(a) - corner_position(b));
         out[e] = (p, n);
@@ -525,8 +532,7 @@ fn near_zero_set(
     let (mut nearest, mut dist) = (p, f32::MAX);
     let (mut lo, mut hi) = (Vec3::ONE, Vec3::ZERO);
     for e in comps.edges_of(c) {
-        let (a, b) = EDGES[e];
-        let x = corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]));
+        let x = edge_crossing(d, e);
         if x.distance(p) < dist {
             (nearest, dist) = (x, x.distance(p));
         }
@@ -591,8 +597,7 @@ fn within_sharp_reach(
         }
     };
     for e in comps.edges_of(c) {
-        let (a, b) = EDGES[e];
-        let crossing = corner_position(a).lerp(corner_position(b), d[a] / (d[a] - d[b]));
+        let crossing = edge_crossing(d, e);
         look(crossing, true);
         towards[count] = crossing;
         count += 1;
@@ -874,7 +879,7 @@ mod tests {
         let mut hermite = [(Vec3::ZERO, Vec3::ZERO); 12];
         for (e, &(a, b)) in EDGES.iter().enumerate() {
             if (d[a] > 0) != (d[b] > 0) {
-                hermite[e] = (corner_position(a).lerp(corner_position(b), df[a] / (df[a] - df[b])), normal(e));
+                hermite[e] = (edge_crossing(&df, e), normal(e));
             }
         }
         corner_solid(&df, &comps, &hermite, 0)

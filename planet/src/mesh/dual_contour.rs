@@ -698,10 +698,10 @@ pub fn dual_contour(
                 let sharp_holds = |p: Vec3, solid: &cell::TangentSolid| {
                     tier == 0 || (tricubic_near(&stencil, p) && solid.fits_samples(p, |at| stencil.at_offset(at)))
                 };
-                // Only a cell inside the face, in its own frame, may ask the generator.
+                // Only a cell inside the face (in the region's own frame) may ask the generator.
                 let field_near = |p: Vec3, towards: &[Vec3]| {
                     let cell = [origin.0 + a as i32, origin.1 + b as i32, first_layer + c as i32];
-                    (frame.identity && frame.frame.face == face).then(|| look.near(cell, &theirs, p, towards))?
+                    frame.identity.then(|| look.near(cell, &theirs, p, towards))?
                 };
                 cell::for_each_vertex(&theirs, &comps, &hermite, QEF_BIAS, sharp_holds, field_near, |v| {
                     out.vertices.push(cube_vertex(&v, frame, (a, b, c), first_layer, columns, voxels, shell_below));

@@ -19,7 +19,7 @@ use glam::Vec3;
 
 use super::cell::SHARP_REACH;
 use crate::geometry::MARGIN;
-use crate::terrain::{ColumnField, DENSITY_PER_M, PointDensity, Terrain};
+use crate::terrain::{ColumnField, PointDensity, Terrain, quantize};
 
 /// Steps out to `SHARP_REACH` along each direction searched.
 const STEPS: usize = 8;
@@ -53,9 +53,7 @@ impl<'t> FieldLook<'t> {
         let mut slot = self.field.borrow_mut();
         let field = slot.get_or_insert_with(|| self.terrain.point_density(self.columns));
         let corner = |k: usize| [cell[0] + (k & 1) as i32, cell[1] + (k >> 1 & 1) as i32, cell[2] + (k >> 2) as i32];
-        // As `voxels.rs` stores a density.
-        let stored = |m: f32| (m * DENSITY_PER_M).clamp(-32767.0, 32767.0).round() as i16;
-        if (0..8).any(|k| stored(field.at_grid(corner(k), Vec3::ZERO)) != d[k]) {
+        if (0..8).any(|k| quantize(field.at_grid(corner(k), Vec3::ZERO)) != d[k]) {
             return None;
         }
         let f0 = field.at_grid(cell, p);
@@ -85,7 +83,7 @@ impl<'t> FieldLook<'t> {
 mod tests {
     use super::*;
     use crate::PlannedSystem;
-    use crate::terrain::lat_lon_direction;
+    use crate::terrain::{DENSITY_PER_M, lat_lon_direction};
 
     /// In a real region's middle column the look answers for every cell;
     /// it finds the zero set from each crossing of a vertical edge, and not

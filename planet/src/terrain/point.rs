@@ -206,15 +206,14 @@ impl PointDensity<'_> {
         self.defined_within_grid(x, y, REACH_CELLS as f32)
     }
 
-    /// Whether the density is defined within `reach` cells (at most
-    /// `REACH_CELLS`) of window point `w`.
+    /// Whether the density is defined within `reach` cells of window point
+    /// `w` (`defined_near` with another reach).
     #[must_use]
     pub fn defined_within(&self, w: Vec3, reach: f32) -> bool {
         self.defined_within_grid(self.origin.0 as f32 + w.x, self.origin.1 as f32 + w.y, reach)
     }
 
     fn defined_within_grid(&self, x: f32, y: f32, reach: f32) -> bool {
-        let reach = reach.min(REACH_CELLS as f32);
         let (lo, hi) = (reach, self.cells_across as f32 - reach);
         (lo..=hi).contains(&x) && (lo..=hi).contains(&y)
     }

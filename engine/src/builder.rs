@@ -19,6 +19,7 @@ use planet::edit::RegionEdits;
 use planet::mesh::{MeshWorkspace, SphereMesh};
 use planet::physics::{Collider, NavMesh};
 use planet::pipeline::{Chain, MAX_STAGES, Pipeline, RegionInput, Run, Stage, StageOutput, StageTimes, stages};
+use planet::scatter::HabitatMemo;
 use planet::scatter::Scatter;
 use planet::terrain::{ColumnMemo, Terrain, VoxelGrid};
 use planet::{RegionKey, Signature};
@@ -156,6 +157,8 @@ pub struct PlanetBuilder {
     workspaces: Mutex<Vec<MeshWorkspace>>,
     /// The last few columns' 2D passes, which a column's regions share.
     column_memo: ColumnMemo,
+    /// The habitat's nodes made lately, which regions' scatter shares.
+    habitat_memo: HabitatMemo,
     /// Stage completions.
     pub counters: StageCounters,
     /// Whether regions get their scatter (off only to measure what it costs).
@@ -170,6 +173,7 @@ impl PlanetBuilder {
             terrain,
             workspaces: Mutex::new(Vec::new()),
             column_memo: ColumnMemo::default(),
+            habitat_memo: HabitatMemo::default(),
             counters: StageCounters::default(),
             scatter: true,
         }
@@ -221,6 +225,7 @@ impl PlanetBuilder {
         RegionInput {
             workspace: Some(workspace),
             column_memo: Some(&self.column_memo),
+            habitat_memo: Some(&self.habitat_memo),
             scatter: self.scatter,
             edits: &edits.edits,
             bakes: &edits.bakes,

@@ -12,7 +12,8 @@ use planet::physics::Collider;
 use planet::pipeline::{Chain, Pipeline, RegionInput, stages};
 use planet::recipe::ScatterKind;
 use planet::scatter::{
-    Habitat, Placement, Refusals, Scatter, ScatterObject, candidate, cell_area_m2, cells_over, place, scatter_seed,
+    Habitat, HabitatMemo, Placement, Refusals, Scatter, ScatterObject, candidate, cell_area_m2, cells_over, place,
+    place_with, scatter_seed,
 };
 use planet::terrain::{ColumnField, Terrain};
 use planet::{PlannedSystem, RegionKey};
@@ -327,4 +328,61 @@ fn trunks_and_boulders_are_in_the_walkers_collider() {
     }
     println!("{solids} trunks and boulders, {rays} rays");
     assert!(solids > 200, "{solids} solid objects");
+}
+
+/// A random surface region at LOD 0 to 4 of one of `all`, and its chain up
+/// to the sphere mesh.
+fn surface_region(all: &[Terrain], i: u64) -> (usize, RegionKey, Chain) {
+    let h = |k: i64| hash1(0x4ab1, salt(b"memo"), i as i64 * 8 + k);
+    let p = (h(0) % all.len() as u64) as usize;
+    let f = |k: i64| (h(k) >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0;
+    let d = Vec3::new(f(1), f(2), f(3)).normalize_or(Vec3::Y);
+    let key = all[p].surface_key(d, (h(4) % 5) as u8);
+    let pipe = Pipeline::standard();
+    let upto = pipe.index(&stages::SPHERE_MESH).unwrap();
+    let mut chain = Chain::default();
+    let list: Vec<usize> = pipe.region_stages().map(|(i, _)| i).filter(|&i| i <= upto).collect();
+    pipe.run(&RegionInput::of_terrain(&all[p], key), &mut chain, list, &|| false, |_, _| {}).unwrap();
+    (p, key, chain)
+}
+
+#[test]
+fn a_shared_habitat_memo_gives_the_same_objects_in_any_order_from_any_thread() {
+    let all = planets();
+    let regions: Vec<_> = (0..240).map(|i| surface_region(&all, i)).collect();
+    let place_in = |(p, _, chain): &(usize, RegionKey, Chain), memo: Option<&HabitatMemo>| {
+        let mesh = chain.value::<CubeMesh>(&stages::CUBE_MESH).unwrap();
+        let columns = chain.value::<ColumnField>(&stages::COLUMNS).unwrap();
+        let origin = chain.value::<SphereMesh>(&stages::SPHERE_MESH).unwrap().origin;
+        match memo {
+            Some(memo) => place_with(memo, &all[*p], columns, mesh, origin),
+            None => place(&all[*p], columns, mesh, origin),
+        }
+    };
+    let alone: Vec<_> = regions.iter().map(|r| place_in(r, None)).collect();
+    // One memo per planet, as a builder keeps one per terrain; a small one,
+    // so tiles are evicted and made again. Two threads take the regions in
+    // opposite orders.
+    let memos: Vec<HabitatMemo> = all.iter().map(|_| HabitatMemo::new(6)).collect();
+    let shared: Vec<Vec<_>> = std::thread::scope(|s| {
+        let forward = s.spawn(|| regions.iter().map(|r| place_in(r, Some(&memos[r.0]))).collect::<Vec<_>>());
+        let backward = s.spawn(|| {
+            let mut v: Vec<_> = regions.iter().rev().map(|r| place_in(r, Some(&memos[r.0]))).collect();
+            v.reverse();
+            v
+        });
+        vec![forward.join().unwrap(), backward.join().unwrap()]
+    });
+    for run in &shared {
+        for ((a, b), (_, key, _)) in alone.iter().zip(run).zip(&regions) {
+            assert_eq!(a.0, b.0, "region {key}: the memo changed its objects");
+            assert_eq!(a.1, b.1, "region {key}: the memo changed its refusals");
+        }
+    }
+    let objects: usize = alone.iter().map(|(s, _)| s.objects.len()).sum();
+    let lods: BTreeSet<u8> =
+        regions.iter().zip(&alone).filter(|(_, (s, _))| !s.objects.is_empty()).map(|(r, _)| r.1.lod).collect();
+    assert!(objects > 10_000, "only {objects} objects: too few to compare");
+    assert_eq!(lods.len(), 5, "regions with objects at every scattering LOD, 0 to 4: {lods:?}");
+    assert!(memos.iter().all(|m| m.len() <= 6), "a memo outgrew its capacity");
 }

@@ -14,6 +14,7 @@ use crate::layout::Layout;
 use crate::mesh::MeshWorkspace;
 use crate::plan::PlanetPlan;
 use crate::recipe::SystemRecipe;
+use crate::scatter::HabitatMemo;
 use crate::settlements::Settlements;
 use crate::terrain::{ColumnMemo, Terrain};
 
@@ -36,6 +37,10 @@ pub struct RegionInput<'a> {
     /// takes a region's from there when another region of its column was
     /// built lately (the same field).
     pub column_memo: Option<&'a ColumnMemo>,
+    /// The habitat's nodes made lately, when the caller keeps them for the
+    /// terrain it lends (`terrain`; unused without one): the scatter stage
+    /// reads its nodes from there (the same values).
+    pub habitat_memo: Option<&'a HabitatMemo>,
     /// Whether the scatter stage places objects (true but where a caller
     /// measures what scatter costs: off, it gives every region none).
     pub scatter: bool,
@@ -60,6 +65,7 @@ impl<'a> RegionInput<'a> {
             terrain: None,
             workspace: None,
             column_memo: None,
+            habitat_memo: None,
             scatter: true,
             edits: &[],
             bakes: &[],
@@ -76,6 +82,7 @@ impl<'a> RegionInput<'a> {
             terrain: Some(terrain),
             workspace: None,
             column_memo: None,
+            habitat_memo: None,
             scatter: true,
             edits: &[],
             bakes: &[],

@@ -10,53 +10,18 @@
 //! slope, and for plants, no bare rock, snow or glowing ground), times the
 //! rule's clump noise (cut off at its highest values, so patches are at full
 //! density) and a second noise that thins it. Filters read per node blend
-//! into soft edges between nodes.
+//! into soft edges between nodes. The nodes are made a tile at a time and
+//! shared among regions (`habitat_memo.rs`).
 
-use glam::Vec3;
+use std::sync::Arc;
 
+use super::habitat_memo::{HabitatMemo, TILE, Tile, nodes_across};
 use super::rules::Placement;
 use crate::Face;
-use crate::geometry::direction;
-use crate::hash::{hash1, salt};
-use crate::noise::{Fractal, FractalParams, Gradient};
-use crate::terrain::{Terrain, ground, moisture, smoothstep, temperature_c};
+use crate::terrain::Terrain;
 
 /// LOD-0 cells between habitat nodes.
 pub const HABITAT_CELLS: i32 = 16;
-
-/// The octave limit of the fields a node reads: as for cells of this many
-/// metres (detail finer than twice the node spacing cannot be held anyway).
-const NODE_FIELD_CELL_M: f32 = 8.0;
-
-/// The noises of one rule.
-#[derive(Clone, Debug)]
-struct RuleNoise {
-    clump: Fractal,
-    clump_frequency: f32,
-    thin: Fractal,
-    thin_frequency: f32,
-}
-
-impl RuleNoise {
-    fn new(seed: u64, rule: &Placement, spacing_m: f32) -> Self {
-        let h = hash1(seed, salt(b"scatnois"), i64::from(rule.rule));
-        let clump_m = (spacing_m * 16.0).max(48.0);
-        let params = |octaves| FractalParams { octaves, lacunarity: 2.0, gain: 0.5 };
-        Self {
-            clump: Fractal::new((h >> 32) as u32, params(3)),
-            clump_frequency: 1.0 / clump_m,
-            thin: Fractal::new(h as u32, params(2)),
-            thin_frequency: 1.0 / (clump_m * 0.3),
-        }
-    }
-
-    /// The density factor of the noise at `p` metres, in [0, 1].
-    fn factor(&self, p: Vec3) -> f32 {
-        let clump = self.clump.fbm3_octaves::<Gradient>(p * self.clump_frequency, 3);
-        let thin = self.thin.fbm3_octaves::<Gradient>(p * self.thin_frequency, 2);
-        smoothstep(-0.3, 0.1, clump) * (0.5 + 0.5 * smoothstep(-0.5, 0.3, thin))
-    }
-}
 
 /// The habitat of one face over a rectangle of nodes.
 #[derive(Clone, Debug)]
@@ -83,11 +48,24 @@ impl Habitat {
 
     /// The habitat of `face` where each rule is read: `needs[k]`, the face
     /// coordinates `lo..=hi` (u, v) where `placements[k]`'s factor is asked.
-    /// Every node holds its surface; a rule's factor is made only at the
+    /// Every node holds its surface; a rule's factor is held only at the
     /// nodes around its own rectangle (the rest hold NaN, never read).
     #[must_use]
     pub fn new(terrain: &Terrain, placements: &[Placement], face: Face, needs: &[([f32; 2], [f32; 2])]) -> Self {
-        let nodes_across = terrain.grid.cells_across(0) / HABITAT_CELLS;
+        Self::with_memo(&HabitatMemo::new(usize::MAX), terrain, placements, face, needs)
+    }
+
+    /// [`Habitat::new`], its nodes from `memo`'s tiles (made there when
+    /// missing): the same habitat.
+    #[must_use]
+    pub fn with_memo(
+        memo: &HabitatMemo,
+        terrain: &Terrain,
+        placements: &[Placement],
+        face: Face,
+        needs: &[([f32; 2], [f32; 2])],
+    ) -> Self {
+        let nodes_across = nodes_across(terrain);
         let step = 2.0 / nodes_across as f32;
         let index = |t: f32| ((t + 1.0) / step).floor() as i32;
         // The nodes around a rectangle: those its bilinear lookups read.
@@ -100,69 +78,21 @@ impl Habitat {
         let first = ranges.iter().fold([nodes_across; 2], |f, r| [f[0].min(r.0[0]), f[1].min(r.0[1])]);
         let last = ranges.iter().fold([0; 2], |l, r| [l[0].max(r.1[0]), l[1].max(r.1[1])]);
         let (width, height) = ((last[0] - first[0] + 1) as usize, (last[1] - first[1] + 1) as usize);
-        let r = &terrain.recipe;
-        let radius = terrain.grid.radius_m;
-        let node_uv = |i: i32, j: i32| (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
-
-        // Heights over one more node all round, for slopes by central differences.
-        let ring = width + 2;
-        let mut heights = Vec::with_capacity(ring * (height + 2));
-        let mut coarse = Vec::with_capacity(ring * (height + 2));
-        for j in first[1] - 1..=last[1] + 1 {
-            for i in first[0] - 1..=last[0] + 1 {
-                let (u, v) = node_uv(i, j);
-                let (h, c) = terrain.surface_with(direction(face, u, v), NODE_FIELD_CELL_M);
-                heights.push(h);
-                coarse.push(c);
-            }
-        }
-        let node_m = step * radius * core::f32::consts::FRAC_PI_4;
-        let seed = crate::hash::hash0(terrain.seed, salt(b"scatter"));
-        let noises: Vec<RuleNoise> =
-            placements.iter().map(|p| RuleNoise::new(seed, p, r.scatter[p.rule as usize].min_spacing_m)).collect();
-        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
-        let sea_zero = if r.sea.enabled { r.sea.level_m } else { 0.0 };
         let mut surface_m = Vec::with_capacity(width * height);
         let mut factors = Vec::with_capacity(width * height * placements.len());
-        for b in 0..height {
-            for a in 0..width {
-                let at = (b + 1) * ring + a + 1;
-                let (u, v) = node_uv(first[0] + a as i32, first[1] + b as i32);
-                let d = direction(face, u, v);
-                let h = heights[at];
-                let gu = (heights[at + 1] - heights[at - 1]) / (2.0 * node_m);
-                let gv = (heights[at + ring] - heights[at - ring]) / (2.0 * node_m);
-                let slope_deg = libm::atanf(libm::sqrtf(gu * gu + gv * gv)).to_degrees();
-                let c = coarse[at];
-                let altitude = h - sea_zero;
-                let t = temperature_c(r, d, altitude, c.temperature_noise);
-                let g = ground(r, t, moisture(r, c.moisture_noise), altitude, slope_deg, terrain.layout.coast_m(d));
-                let biome = &r.biomes[g.biome as usize];
-                let bare = u32::from(g.surface[0]) == r.surface.rock
-                    || u32::from(g.surface[0]) == r.surface.snow
-                    || r.materials[g.surface[0] as usize].emission > 0.5;
-                let dry = h > sea + 0.5 && terrain.layout.lake_at(d).is_none_or(|level| h > level + 0.5);
-                surface_m.push(h);
-                let (i, j) = (first[0] + a as i32, first[1] + b as i32);
-                for ((p, noise), (lo, hi)) in placements.iter().zip(&noises).zip(&ranges) {
-                    if !(lo[0]..=hi[0]).contains(&i) || !(lo[1]..=hi[1]).contains(&j) {
-                        factors.push(f32::NAN);
-                        continue;
-                    }
-                    let rule = &r.scatter[p.rule as usize];
-                    let allowed = dry
-                        && slope_deg <= rule.max_slope_deg
-                        && (rule.biomes.is_empty() || rule.biomes.contains(&u32::from(g.biome)))
-                        && !(p.is_plant() && bare);
-                    let factor = if !allowed {
-                        0.0
-                    } else if p.offset_rows {
-                        // Gameplay objects: the grid alone spaces them, no clumps.
-                        biome.scatter_density.min(1.0)
-                    } else {
-                        biome.scatter_density * noise.factor(d * radius)
-                    };
-                    factors.push(factor);
+        let mut tile: Option<(i32, i32, Arc<Tile>)> = None;
+        for j in first[1]..=last[1] {
+            for i in first[0]..=last[0] {
+                let (ti, tj) = (i.div_euclid(TILE), j.div_euclid(TILE));
+                if tile.as_ref().is_none_or(|t| (t.0, t.1) != (ti, tj)) {
+                    tile = Some((ti, tj, memo.tile(terrain, face, i, j)));
+                }
+                let here = &tile.as_ref().expect("a tile was just fetched").2;
+                let n = (j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize;
+                surface_m.push(here.surface_m(n));
+                for (p, (lo, hi)) in placements.iter().zip(&ranges) {
+                    let read = (lo[0]..=hi[0]).contains(&i) && (lo[1]..=hi[1]).contains(&j);
+                    factors.push(if read { here.factors(terrain, p)[n] } else { f32::NAN });
                 }
             }
         }

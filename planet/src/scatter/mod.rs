@@ -2,7 +2,8 @@
 //! before drawing. Every rule of the recipe lays its own grid of world cells
 //! over each cube face (`rules.rs`, `cells.rs`); a cell holds at most one
 //! candidate, whose existence is rolled against the habitat's density there
-//! (`habitat.rs`, a lattice that belongs to the face, not the region). A
+//! (`habitat.rs`, a lattice that belongs to the face, not the region, whose
+//! nodes regions share through `habitat_memo.rs`). A
 //! region keeps the candidates whose base lies in its footprint and seats
 //! each on its own mesh (`seat.rs`); trees, bushes and boulders bring
 //! children around them, seeded from their ids (`place.rs`).
@@ -14,6 +15,7 @@
 
 mod cells;
 mod habitat;
+mod habitat_memo;
 pub mod models;
 mod place;
 mod rules;
@@ -21,7 +23,8 @@ mod seat;
 
 pub use cells::{Candidate, candidate, cells_over, scatter_seed};
 pub use habitat::{HABITAT_CELLS, Habitat};
-pub use place::{Refusals, cell_area_m2, place, scatter};
+pub use habitat_memo::HabitatMemo;
+pub use place::{Refusals, cell_area_m2, place, place_with, scatter, scatter_with};
 pub use rules::{CHILD_MAX_LOD, Children, MAX_SCATTER_LOD, MIN_FACE_SCALE, Placement, VARIANTS};
 pub use seat::{NoSeat, Seat, Seater};
 

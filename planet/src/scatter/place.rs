@@ -13,6 +13,7 @@ use glam::{DVec3, Vec3};
 
 use super::cells::{Candidate, candidate, cells_over, roll, scatter_seed};
 use super::habitat::Habitat;
+use super::habitat_memo::HabitatMemo;
 use super::rules::{CHILD_MAX_LOD, Children, MIN_FACE_SCALE, Placement, VARIANTS};
 use super::seat::{NoSeat, Seater};
 use super::{Scatter, ScatterObject};
@@ -73,6 +74,19 @@ impl Refusals {
 #[must_use]
 pub fn scatter(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: DVec3) -> Scatter {
     place(terrain, columns, mesh, origin).0
+}
+
+/// [`scatter`], the habitat's nodes from `memo` (kept for `terrain` by the
+/// caller, shared among its regions): the same objects.
+#[must_use]
+pub fn scatter_with(
+    memo: &HabitatMemo,
+    terrain: &Terrain,
+    columns: &ColumnField,
+    mesh: &CubeMesh,
+    origin: DVec3,
+) -> Scatter {
+    place_with(memo, terrain, columns, mesh, origin).0
 }
 
 /// What one region's placement needs at hand.
@@ -215,6 +229,18 @@ pub fn cell_area_m2(rule: &Placement, i: i32, j: i32, radius_m: f32) -> f32 {
 /// [`scatter`], with the count of objects that exist but were refused.
 #[must_use]
 pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: DVec3) -> (Scatter, Refusals) {
+    place_with(&HabitatMemo::new(usize::MAX), terrain, columns, mesh, origin)
+}
+
+/// [`place`], the habitat's nodes from `memo`.
+#[must_use]
+pub fn place_with(
+    memo: &HabitatMemo,
+    terrain: &Terrain,
+    columns: &ColumnField,
+    mesh: &CubeMesh,
+    origin: DVec3,
+) -> (Scatter, Refusals) {
     let key = mesh.key;
     let lod = key.lod;
     let mut out = Scatter { key, origin, objects: Vec::new(), buildings: Vec::new() };
@@ -240,7 +266,7 @@ pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: 
     // reach the region (a rule with children), or that the region holds.
     let grown = |m: f32| ([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]);
     let needs: Vec<([f32; 2], [f32; 2])> = placements.iter().map(|p| grown(reach(p).unwrap_or(0.0))).collect();
-    let habitat = Habitat::new(terrain, &placements, key.face(), &needs);
+    let habitat = Habitat::with_memo(memo, terrain, &placements, key.face(), &needs);
     let r = &terrain.recipe;
     let mut region = Region {
         terrain,

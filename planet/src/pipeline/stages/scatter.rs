@@ -9,7 +9,7 @@ use crate::dump::binary::{Field, Section};
 use crate::dump::{DumpError, physics, scatter as layout};
 use crate::mesh::{CubeMesh, SphereMesh};
 use crate::plan::PlanetPlan;
-use crate::scatter::{Scatter, scatter};
+use crate::scatter::{Scatter, scatter, scatter_with};
 use crate::terrain::ColumnField;
 
 /// The stage.
@@ -43,7 +43,10 @@ impl RegionStage for ScatterStage {
         if !input.scatter {
             return Ok(Scatter { key: mesh.key, origin: sphere.origin, objects: Vec::new(), buildings });
         }
-        let mut placed = scatter(&terrain, columns, mesh, sphere.origin);
+        let mut placed = match (input.habitat_memo, input.terrain) {
+            (Some(memo), Some(_)) => scatter_with(memo, &terrain, columns, mesh, sphere.origin),
+            _ => scatter(&terrain, columns, mesh, sphere.origin),
+        };
         placed.buildings = buildings;
         if !input.edits.is_empty() || !input.bakes.is_empty() {
             // Objects on dug-out ground go with it, and filled ground buries

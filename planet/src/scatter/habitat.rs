@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 
-use super::habitat_memo::{HabitatMemo, TILE, Tile, nodes_across};
+use super::habitat_memo::{HabitatMemo, Tile, nodes_across};
 use super::rules::Placement;
 use crate::Face;
 use crate::terrain::Terrain;
@@ -50,9 +50,14 @@ impl Habitat {
     /// coordinates `lo..=hi` (u, v) where `placements[k]`'s factor is asked.
     /// Every node holds its surface; a rule's factor is held only at the
     /// nodes around its own rectangle (the rest hold NaN, never read).
+    /// Its nodes are made for it alone, as one tile.
     #[must_use]
     pub fn new(terrain: &Terrain, placements: &[Placement], face: Face, needs: &[([f32; 2], [f32; 2])]) -> Self {
-        Self::with_memo(&HabitatMemo::new(usize::MAX), terrain, placements, face, needs)
+        Self::from_tiles(terrain, placements, face, needs, |first, last| {
+            let size = [last[0] - first[0] + 1, last[1] - first[1] + 1];
+            let tile = Arc::new(Tile::new(terrain, face, first, size));
+            move |_, _| Arc::clone(&tile)
+        })
     }
 
     /// [`Habitat::new`], its nodes from `memo`'s tiles (made there when
@@ -64,6 +69,18 @@ impl Habitat {
         placements: &[Placement],
         face: Face,
         needs: &[([f32; 2], [f32; 2])],
+    ) -> Self {
+        Self::from_tiles(terrain, placements, face, needs, |_, _| |i, j| memo.tile(terrain, face, i, j))
+    }
+
+    /// The habitat, its nodes read from the tiles that `tiles(first, last)`
+    /// (the nodes it holds) gives for each node.
+    fn from_tiles<F: FnMut(i32, i32) -> Arc<Tile>>(
+        terrain: &Terrain,
+        placements: &[Placement],
+        face: Face,
+        needs: &[([f32; 2], [f32; 2])],
+        tiles: impl FnOnce([i32; 2], [i32; 2]) -> F,
     ) -> Self {
         let nodes_across = nodes_across(terrain);
         let step = 2.0 / nodes_across as f32;
@@ -80,15 +97,15 @@ impl Habitat {
         let (width, height) = ((last[0] - first[0] + 1) as usize, (last[1] - first[1] + 1) as usize);
         let mut surface_m = Vec::with_capacity(width * height);
         let mut factors = Vec::with_capacity(width * height * placements.len());
-        let mut tile: Option<(i32, i32, Arc<Tile>)> = None;
+        let mut tile_of = tiles(first, last);
+        let mut tile: Option<Arc<Tile>> = None;
         for j in first[1]..=last[1] {
             for i in first[0]..=last[0] {
-                let (ti, tj) = (i.div_euclid(TILE), j.div_euclid(TILE));
-                if tile.as_ref().is_none_or(|t| (t.0, t.1) != (ti, tj)) {
-                    tile = Some((ti, tj, memo.tile(terrain, face, i, j)));
-                }
-                let here = &tile.as_ref().expect("a tile was just fetched").2;
-                let n = (j.rem_euclid(TILE) * TILE + i.rem_euclid(TILE)) as usize;
+                let here = match tile {
+                    Some(ref t) if t.holds(i, j) => t,
+                    _ => tile.insert(tile_of(i, j)),
+                };
+                let n = here.index(i, j);
                 surface_m.push(here.surface_m(n));
                 for (p, (lo, hi)) in placements.iter().zip(&ranges) {
                     let read = (lo[0]..=hi[0]).contains(&i) && (lo[1]..=hi[1]).contains(&j);

@@ -46,9 +46,14 @@ struct Node {
     dry: bool,
 }
 
-/// `TILE`² nodes of one face, and each rule's factors there once asked for.
+/// A rectangle of nodes of one face (`TILE`² in a memo), and each rule's
+/// factors there once asked for.
 #[derive(Debug)]
 pub struct Tile {
+    /// Its first node, and how many it holds along u and v.
+    first: [i32; 2],
+    size: [i32; 2],
+    /// Rows along u, v growing.
     nodes: Vec<Node>,
     /// Per recipe rule, the factor at each node (in `nodes`' order).
     factors: Vec<OnceLock<Box<[f32]>>>,
@@ -90,18 +95,19 @@ pub(super) fn nodes_across(terrain: &Terrain) -> i32 {
 }
 
 impl Tile {
-    /// The tile whose first node is (`i0`, `j0`) on `face`.
-    fn new(terrain: &Terrain, face: Face, (i0, j0): (i32, i32)) -> Self {
+    /// The tile of `face` whose first node is `first`, `size` nodes along u and v.
+    pub(super) fn new(terrain: &Terrain, face: Face, first: [i32; 2], size: [i32; 2]) -> Self {
+        let ([i0, j0], [w, h]) = (first, size);
         let across = nodes_across(terrain);
         let step = 2.0 / across as f32;
         let node_uv = |i: i32, j: i32| (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
         let r = &terrain.recipe;
         // Heights over one more node all round, for slopes by central differences.
-        let ring = (TILE + 2) as usize;
-        let mut heights = Vec::with_capacity(ring * ring);
-        let mut coarse = Vec::with_capacity(ring * ring);
-        for j in j0 - 1..=j0 + TILE {
-            for i in i0 - 1..=i0 + TILE {
+        let ring = (w + 2) as usize;
+        let mut heights = Vec::with_capacity(ring * (h + 2) as usize);
+        let mut coarse = Vec::with_capacity(heights.capacity());
+        for j in j0 - 1..=j0 + h {
+            for i in i0 - 1..=i0 + w {
                 let (u, v) = node_uv(i, j);
                 let (h, c) = terrain.surface_with(direction(face, u, v), NODE_FIELD_CELL_M);
                 heights.push(h);
@@ -111,9 +117,9 @@ impl Tile {
         let node_m = step * terrain.grid.radius_m * core::f32::consts::FRAC_PI_4;
         let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
         let sea_zero = if r.sea.enabled { r.sea.level_m } else { 0.0 };
-        let mut nodes = Vec::with_capacity((TILE * TILE) as usize);
-        for b in 0..TILE as usize {
-            for a in 0..TILE as usize {
+        let mut nodes = Vec::with_capacity((w * h) as usize);
+        for b in 0..h as usize {
+            for a in 0..w as usize {
                 let at = (b + 1) * ring + a + 1;
                 let (u, v) = node_uv(i0 + a as i32, j0 + b as i32);
                 let d = direction(face, u, v);
@@ -132,10 +138,20 @@ impl Tile {
             }
         }
         let factors = (0..r.scatter.len()).map(|_| OnceLock::new()).collect();
-        Self { nodes, factors }
+        Self { first, size, nodes, factors }
     }
 
-    /// The 2D surface's height at node `n` of the tile.
+    /// Whether it holds node (`i`, `j`).
+    pub(super) fn holds(&self, i: i32, j: i32) -> bool {
+        (0..self.size[0]).contains(&(i - self.first[0])) && (0..self.size[1]).contains(&(j - self.first[1]))
+    }
+
+    /// The index of node (`i`, `j`), which it holds, in its nodes and factors.
+    pub(super) fn index(&self, i: i32, j: i32) -> usize {
+        ((j - self.first[1]) * self.size[0] + i - self.first[0]) as usize
+    }
+
+    /// The 2D surface's height at node index `n` of the tile.
     pub(super) fn surface_m(&self, n: usize) -> f32 {
         self.nodes[n].surface_m
     }
@@ -231,7 +247,7 @@ impl HabitatMemo {
         }
         // Made outside the lock: another job may make the same tile meanwhile
         // (the same values); the first one in is kept.
-        let made = Arc::new(Tile::new(terrain, face, (key.1, key.2)));
+        let made = Arc::new(Tile::new(terrain, face, [key.1, key.2], [TILE; 2]));
         let mut tiles = self.tiles();
         if let Some(tile) = tiles.map.get(&key) {
             return Arc::clone(tile);

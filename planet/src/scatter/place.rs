@@ -229,13 +229,25 @@ pub fn cell_area_m2(rule: &Placement, i: i32, j: i32, radius_m: f32) -> f32 {
 /// [`scatter`], with the count of objects that exist but were refused.
 #[must_use]
 pub fn place(terrain: &Terrain, columns: &ColumnField, mesh: &CubeMesh, origin: DVec3) -> (Scatter, Refusals) {
-    place_with(&HabitatMemo::new(usize::MAX), terrain, columns, mesh, origin)
+    place_in(None, terrain, columns, mesh, origin)
 }
 
 /// [`place`], the habitat's nodes from `memo`.
 #[must_use]
 pub fn place_with(
     memo: &HabitatMemo,
+    terrain: &Terrain,
+    columns: &ColumnField,
+    mesh: &CubeMesh,
+    origin: DVec3,
+) -> (Scatter, Refusals) {
+    place_in(Some(memo), terrain, columns, mesh, origin)
+}
+
+/// [`place`], the habitat's nodes from `memo` when there is one, else made
+/// for this region alone.
+fn place_in(
+    memo: Option<&HabitatMemo>,
     terrain: &Terrain,
     columns: &ColumnField,
     mesh: &CubeMesh,
@@ -266,7 +278,10 @@ pub fn place_with(
     // reach the region (a rule with children), or that the region holds.
     let grown = |m: f32| ([lo[0] - m, lo[1] - m], [hi[0] + m, hi[1] + m]);
     let needs: Vec<([f32; 2], [f32; 2])> = placements.iter().map(|p| grown(reach(p).unwrap_or(0.0))).collect();
-    let habitat = Habitat::with_memo(memo, terrain, &placements, key.face(), &needs);
+    let habitat = match memo {
+        Some(memo) => Habitat::with_memo(memo, terrain, &placements, key.face(), &needs),
+        None => Habitat::new(terrain, &placements, key.face(), &needs),
+    };
     let r = &terrain.recipe;
     let mut region = Region {
         terrain,

@@ -14,7 +14,12 @@
 //! each kind its 40 columns hold, then the mean job of each kind, then
 //! where a surface job's time goes: each stage's mean (its own clock, as
 //! the streamer records it in `BuiltRegion::times`), the median of ten
-//! rounds over the 40 surface regions.
+//! rounds over the 40 surface regions. Last, the surface regions of the
+//! same columns at LODs 0 to 6 without their physics (as the streamer
+//! builds all but the nearest): each LOD's mean job and its stages, built
+//! first by a fresh builder (its habitat memo empty) and then again (the
+//! memo holding their nodes, as for a region whose neighbours or parent
+//! were built before it).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -37,8 +42,8 @@ const KINDS: [&str; 4] = ["surface", "proven_air", "other_air", "all_rock"];
 /// A column's surface region and its other regions, each with its kind (an index into `KINDS`).
 type Column = (RegionKey, Vec<(usize, RegionKey)>);
 
-fn columns(builder: &PlanetBuilder) -> Vec<Column> {
-    let t = builder.terrain();
+/// Directions to `COLUMNS` points of the planet's land (a fixed stream).
+fn land(t: &Terrain) -> Vec<Vec3> {
     let mut h = 0x5eed_u64;
     let mut next = || {
         h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -49,8 +54,14 @@ fn columns(builder: &PlanetBuilder) -> Vec<Column> {
         .filter(|v| (0.01..1.0).contains(&v.length_squared()))
         .map(Vec3::normalize)
         .filter(|&d| t.surface_at(d).surface_m > sea);
+    land.take(COLUMNS).collect()
+}
+
+fn columns(builder: &PlanetBuilder) -> Vec<Column> {
+    let t = builder.terrain();
     let cancel = CancelToken::new();
-    land.take(COLUMNS)
+    land(t)
+        .into_iter()
         .map(|d| {
             let surface = t.surface_key(d, 0);
             let mut others = Vec::new();
@@ -116,6 +127,53 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
     stage_breakdown(&builder, &columns);
+    lod_breakdown(&system);
+}
+
+/// Prints, for each LOD, the mean job of the surface regions of the
+/// bench's columns without physics and its stages (µs), built once by a
+/// fresh builder and then, the median of five more rounds, again.
+fn lod_breakdown(system: &PlannedSystem) {
+    const ROUNDS: usize = 5;
+    let cancel = CancelToken::new();
+    let edits = RegionEdits::default();
+    let stages: Vec<_> = Pipeline::standard().region_stages().filter(|(_, s)| !s.name.starts_with("coll")).collect();
+    let stages: Vec<_> = stages.into_iter().take_while(|(_, s)| s.name != "navmesh").collect();
+    eprintln!(
+        "surface jobs without physics by LOD (mean µs a region; the first round by a fresh builder, then the median of {ROUNDS}):"
+    );
+    let names: String = stages.iter().map(|(_, s)| format!(" {:>11}", s.name)).collect();
+    eprintln!("  LOD  round        whole{names}");
+    for lod in 0..7u8 {
+        let builder = PlanetBuilder::new(Arc::new(Terrain::new(&system.planets[1])));
+        let t = builder.terrain();
+        let keys: Vec<RegionKey> = land(t).into_iter().map(|d| t.surface_key(d, lod)).collect();
+        let mut rounds: Vec<Vec<f64>> = Vec::new();
+        for _ in 0..=ROUNDS {
+            let mut sums = vec![Duration::ZERO; stages.len() + 1];
+            for &key in &keys {
+                let start = Instant::now();
+                let region = builder.build_with(key, &edits, false, &cancel).expect("not cancelled");
+                sums[0] += start.elapsed();
+                for (sum, &(i, _)) in sums[1..].iter_mut().zip(&stages) {
+                    *sum += region.times.0[i];
+                }
+            }
+            rounds.push(sums.iter().map(|d| d.as_secs_f64() * 1e6 / keys.len() as f64).collect());
+        }
+        let first = rounds.remove(0);
+        let again: Vec<f64> = (0..first.len())
+            .map(|k| {
+                let mut v: Vec<f64> = rounds.iter().map(|r| r[k]).collect();
+                v.sort_by(f64::total_cmp);
+                v[v.len() / 2]
+            })
+            .collect();
+        for (label, row) in [("first", &first), ("again", &again)] {
+            let cells: String = row.iter().map(|us| format!(" {us:>11.0}")).collect();
+            eprintln!("  {lod:>3}  {label:<5}{cells}");
+        }
+    }
 }
 
 /// Prints each stage's share of a surface job: the median over ten rounds

@@ -10,18 +10,55 @@
 //! slope, and for plants, no bare rock, snow or glowing ground), times the
 //! rule's clump noise (cut off at its highest values, so patches are at full
 //! density) and a second noise that thins it. Filters read per node blend
-//! into soft edges between nodes. The nodes are made a tile at a time and
-//! shared among regions (`habitat_memo.rs`).
+//! into soft edges between nodes. Regions built together share their nodes
+//! (`habitat_memo.rs`).
 
-use std::sync::Arc;
+use glam::Vec3;
 
-use super::habitat_memo::{HabitatMemo, Tile, nodes_across};
+use super::habitat_memo::{HabitatMemo, Sample, Site};
 use super::rules::Placement;
 use crate::Face;
-use crate::terrain::Terrain;
+use crate::geometry::direction;
+use crate::hash::{hash1, salt};
+use crate::noise::{Fractal, FractalParams, Gradient};
+use crate::terrain::{Terrain, ground, moisture, smoothstep, temperature_c};
 
 /// LOD-0 cells between habitat nodes.
 pub const HABITAT_CELLS: i32 = 16;
+
+/// The octave limit of the fields a node reads: as for cells of this many
+/// metres (detail finer than twice the node spacing cannot be held anyway).
+const NODE_FIELD_CELL_M: f32 = 8.0;
+
+/// The noises of one rule.
+#[derive(Clone, Debug)]
+struct RuleNoise {
+    clump: Fractal,
+    clump_frequency: f32,
+    thin: Fractal,
+    thin_frequency: f32,
+}
+
+impl RuleNoise {
+    fn new(seed: u64, rule: &Placement, spacing_m: f32) -> Self {
+        let h = hash1(seed, salt(b"scatnois"), i64::from(rule.rule));
+        let clump_m = (spacing_m * 16.0).max(48.0);
+        let params = |octaves| FractalParams { octaves, lacunarity: 2.0, gain: 0.5 };
+        Self {
+            clump: Fractal::new((h >> 32) as u32, params(3)),
+            clump_frequency: 1.0 / clump_m,
+            thin: Fractal::new(h as u32, params(2)),
+            thin_frequency: 1.0 / (clump_m * 0.3),
+        }
+    }
+
+    /// The density factor of the noise at `p` metres, in [0, 1].
+    fn factor(&self, p: Vec3) -> f32 {
+        let clump = self.clump.fbm3_octaves::<Gradient>(p * self.clump_frequency, 3);
+        let thin = self.thin.fbm3_octaves::<Gradient>(p * self.thin_frequency, 2);
+        smoothstep(-0.3, 0.1, clump) * (0.5 + 0.5 * smoothstep(-0.5, 0.3, thin))
+    }
+}
 
 /// The habitat of one face over a rectangle of nodes.
 #[derive(Clone, Debug)]
@@ -48,20 +85,15 @@ impl Habitat {
 
     /// The habitat of `face` where each rule is read: `needs[k]`, the face
     /// coordinates `lo..=hi` (u, v) where `placements[k]`'s factor is asked.
-    /// Every node holds its surface; a rule's factor is held only at the
+    /// Every node holds its surface; a rule's factor is made only at the
     /// nodes around its own rectangle (the rest hold NaN, never read).
-    /// Its nodes are made for it alone, as one tile.
     #[must_use]
     pub fn new(terrain: &Terrain, placements: &[Placement], face: Face, needs: &[([f32; 2], [f32; 2])]) -> Self {
-        Self::from_tiles(terrain, placements, face, needs, |first, last| {
-            let size = [last[0] - first[0] + 1, last[1] - first[1] + 1];
-            let tile = Arc::new(Tile::new(terrain, face, first, size));
-            move |_, _| Arc::clone(&tile)
-        })
+        Self::build(None, terrain, placements, face, needs)
     }
 
-    /// [`Habitat::new`], its nodes from `memo`'s tiles (made there when
-    /// missing): the same habitat.
+    /// [`Habitat::new`], taking from `memo` what other regions made of its
+    /// nodes and leaving there what it makes: the same habitat.
     #[must_use]
     pub fn with_memo(
         memo: &HabitatMemo,
@@ -70,19 +102,17 @@ impl Habitat {
         face: Face,
         needs: &[([f32; 2], [f32; 2])],
     ) -> Self {
-        Self::from_tiles(terrain, placements, face, needs, |_, _| |i, j| memo.tile(terrain, face, i, j))
+        Self::build(Some(memo), terrain, placements, face, needs)
     }
 
-    /// The habitat, its nodes read from the tiles that `tiles(first, last)`
-    /// (the nodes it holds) gives for each node.
-    fn from_tiles<F: FnMut(i32, i32) -> Arc<Tile>>(
+    fn build(
+        memo: Option<&HabitatMemo>,
         terrain: &Terrain,
         placements: &[Placement],
         face: Face,
         needs: &[([f32; 2], [f32; 2])],
-        tiles: impl FnOnce([i32; 2], [i32; 2]) -> F,
     ) -> Self {
-        let nodes_across = nodes_across(terrain);
+        let nodes_across = terrain.grid.cells_across(0) / HABITAT_CELLS;
         let step = 2.0 / nodes_across as f32;
         let index = |t: f32| ((t + 1.0) / step).floor() as i32;
         // The nodes around a rectangle: those its bilinear lookups read.
@@ -95,25 +125,91 @@ impl Habitat {
         let first = ranges.iter().fold([nodes_across; 2], |f, r| [f[0].min(r.0[0]), f[1].min(r.0[1])]);
         let last = ranges.iter().fold([0; 2], |l, r| [l[0].max(r.1[0]), l[1].max(r.1[1])]);
         let (width, height) = ((last[0] - first[0] + 1) as usize, (last[1] - first[1] + 1) as usize);
-        let mut surface_m = Vec::with_capacity(width * height);
-        let mut factors = Vec::with_capacity(width * height * placements.len());
-        let mut tile_of = tiles(first, last);
-        let mut tile: Option<Arc<Tile>> = None;
-        for j in first[1]..=last[1] {
-            for i in first[0]..=last[0] {
-                let here = match tile {
-                    Some(ref t) if t.holds(i, j) => t,
-                    _ => tile.insert(tile_of(i, j)),
-                };
-                let n = here.index(i, j);
-                surface_m.push(here.surface_m(n));
-                for (p, (lo, hi)) in placements.iter().zip(&ranges) {
-                    let read = (lo[0]..=hi[0]).contains(&i) && (lo[1]..=hi[1]).contains(&j);
-                    factors.push(if read { here.factors(terrain, p)[n] } else { f32::NAN });
-                }
+        let node_uv = |i: i32, j: i32| (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
+        let grid = |lo: [i32; 2], hi: [i32; 2]| (lo[1]..=hi[1]).flat_map(move |j| (lo[0]..=hi[0]).map(move |i| (i, j)));
+
+        // Samples over one more node all round, for slopes by central differences.
+        let ring = width + 2;
+        let around = || grid([first[0] - 1, first[1] - 1], [last[0] + 1, last[1] + 1]);
+        let mut samples = memo.map_or_else(|| vec![None; ring * (height + 2)], |m| m.samples(face, around()));
+        let mut made_samples = Vec::new();
+        for (sample, (i, j)) in samples.iter_mut().zip(around()).filter(|(s, _)| s.is_none()) {
+            let (u, v) = node_uv(i, j);
+            let (h, c) = terrain.surface_with(direction(face, u, v), NODE_FIELD_CELL_M);
+            let made =
+                Sample { surface_m: h, temperature_noise: c.temperature_noise, moisture_noise: c.moisture_noise };
+            *sample = Some(made);
+            made_samples.push(((i, j), made));
+        }
+        let samples: Vec<Sample> = samples.into_iter().flatten().collect();
+
+        let r = &terrain.recipe;
+        let radius = terrain.grid.radius_m;
+        let node_m = step * radius * core::f32::consts::FRAC_PI_4;
+        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
+        let sea_zero = if r.sea.enabled { r.sea.level_m } else { 0.0 };
+        let inside = || grid(first, last);
+        let directions: Vec<Vec3> = inside().map(|(i, j)| node_uv(i, j)).map(|(u, v)| direction(face, u, v)).collect();
+        let mut sites = memo.map_or_else(|| vec![None; width * height], |m| m.sites(face, inside()));
+        let mut made_sites = Vec::new();
+        for (k, (site, node)) in sites.iter_mut().zip(inside()).enumerate().filter(|(_, (s, _))| s.is_none()) {
+            let at = (k / width + 1) * ring + k % width + 1;
+            let h = samples[at].surface_m;
+            let gu = (samples[at + 1].surface_m - samples[at - 1].surface_m) / (2.0 * node_m);
+            let gv = (samples[at + ring].surface_m - samples[at - ring].surface_m) / (2.0 * node_m);
+            let slope_deg = libm::atanf(libm::sqrtf(gu * gu + gv * gv)).to_degrees();
+            let d = directions[k];
+            let altitude = h - sea_zero;
+            let t = temperature_c(r, d, altitude, samples[at].temperature_noise);
+            let moist = moisture(r, samples[at].moisture_noise);
+            let g = ground(r, t, moist, altitude, slope_deg, terrain.layout.coast_m(d));
+            let bare = u32::from(g.surface[0]) == r.surface.rock
+                || u32::from(g.surface[0]) == r.surface.snow
+                || r.materials[g.surface[0] as usize].emission > 0.5;
+            let dry = h > sea + 0.5 && terrain.layout.lake_at(d).is_none_or(|level| h > level + 0.5);
+            let made = Site { slope_deg, biome: g.biome, bare, dry };
+            *site = Some(made);
+            made_sites.push((node, made));
+        }
+        let sites: Vec<Site> = sites.into_iter().flatten().collect();
+
+        let seed = crate::hash::hash0(terrain.seed, salt(b"scatter"));
+        let rules = placements.len();
+        let mut factors = vec![f32::NAN; width * height * rules];
+        let mut made_factors = Vec::new();
+        for (index, (p, &(lo, hi))) in placements.iter().zip(&ranges).enumerate() {
+            let rule = &r.scatter[p.rule as usize];
+            let noise = RuleNoise::new(seed, p, rule.min_spacing_m);
+            let read = || grid(lo, hi);
+            let held = memo.map_or_else(|| vec![None; read().count()], |m| m.factors(face, p.rule as usize, read()));
+            for (held, (i, j)) in held.into_iter().zip(read()) {
+                let k = (j - first[1]) as usize * width + (i - first[0]) as usize;
+                factors[k * rules + index] = held.unwrap_or_else(|| {
+                    let site = &sites[k];
+                    let biome = &r.biomes[site.biome as usize];
+                    let allowed = site.dry
+                        && site.slope_deg <= rule.max_slope_deg
+                        && (rule.biomes.is_empty() || rule.biomes.contains(&u32::from(site.biome)))
+                        && !(p.is_plant() && site.bare);
+                    let factor = if !allowed {
+                        0.0
+                    } else if p.offset_rows {
+                        // Gameplay objects: the grid alone spaces them, no clumps.
+                        biome.scatter_density.min(1.0)
+                    } else {
+                        biome.scatter_density * noise.factor(directions[k] * radius)
+                    };
+                    made_factors.push((p.rule as usize, (i, j), factor));
+                    factor
+                });
             }
         }
-        Self { face, nodes_across, first, width, rules: placements.len(), surface_m, factors }
+        if let Some(memo) = memo {
+            memo.keep(face, &made_samples, &made_sites, &made_factors);
+        }
+        let surface_m =
+            (0..width * height).map(|k| samples[(k / width + 1) * ring + k % width + 1].surface_m).collect();
+        Self { face, nodes_across, first, width, rules, surface_m, factors }
     }
 
     /// The face it covers.

@@ -43,19 +43,26 @@ pub(super) struct Site {
     pub dry: bool,
 }
 
-/// `TILE`² nodes' parts, each `None` until made.
+/// What is not made yet: no made value is NaN (a NaN height or slope would
+/// fail every comparison the placement makes).
+const UNMADE: f32 = f32::NAN;
+
+/// `TILE`² nodes' parts, each `UNMADE` until made (44 bytes a node with the
+/// default recipe's six rules, where `Option`s took 76).
 #[derive(Debug)]
 struct Tile {
-    samples: Vec<Option<Sample>>,
-    sites: Vec<Option<Site>>,
+    samples: Vec<Sample>,
+    sites: Vec<Site>,
     /// Per recipe rule (made on first use), its factor at each node.
-    factors: Vec<Vec<Option<f32>>>,
+    factors: Vec<Vec<f32>>,
 }
 
 impl Tile {
     fn new() -> Self {
         let n = (TILE * TILE) as usize;
-        Self { samples: vec![None; n], sites: vec![None; n], factors: Vec::new() }
+        let sample = Sample { surface_m: UNMADE, temperature_noise: UNMADE, moisture_noise: UNMADE };
+        let site = Site { slope_deg: UNMADE, biome: 0, bare: false, dry: false };
+        Self { samples: vec![sample; n], sites: vec![site; n], factors: Vec::new() }
     }
 }
 
@@ -90,7 +97,7 @@ impl Tiles {
     }
 }
 
-/// The last 1,024 tiles of one planet's habitat nodes, for its regions'
+/// The last 4,096 tiles of one planet's habitat nodes, for its regions'
 /// scatter to share.
 #[derive(Debug)]
 pub struct HabitatMemo {
@@ -99,11 +106,12 @@ pub struct HabitatMemo {
 }
 
 impl Default for HabitatMemo {
-    /// Room for 1,024 tiles (64 nodes each, about 200 m square on the
-    /// default home planet; under 4 MiB): the nodes under every region
-    /// that scatters around a camera, LODs 0 to 4.
+    /// Room for 4,096 tiles (64 nodes each, about 100 m square on the
+    /// default home planet, so 6 by 6 km of ground; at most 12 MiB): the
+    /// nodes under every region that scatters around a camera, LODs 0 to
+    /// 4 (its LOD-4 regions cover about 3 by 3 km), with room to spare.
     fn default() -> Self {
-        Self::new(1024)
+        Self::new(4096)
     }
 }
 
@@ -139,7 +147,7 @@ impl HabitatMemo {
         nodes
             .map(|(i, j)| {
                 let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).and_then(|t| t.samples[n])
+                tiles.map.get(&key).map(|t| t.samples[n]).filter(|s| !s.surface_m.is_nan())
             })
             .collect()
     }
@@ -150,7 +158,7 @@ impl HabitatMemo {
         nodes
             .map(|(i, j)| {
                 let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).and_then(|t| t.sites[n])
+                tiles.map.get(&key).map(|t| t.sites[n]).filter(|s| !s.slope_deg.is_nan())
             })
             .collect()
     }
@@ -161,7 +169,7 @@ impl HabitatMemo {
         nodes
             .map(|(i, j)| {
                 let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).and_then(|t| t.factors.get(rule)).and_then(|f| f[n])
+                tiles.map.get(&key).and_then(|t| t.factors.get(rule)).map(|f| f[n]).filter(|f| !f.is_nan())
             })
             .collect()
     }
@@ -180,19 +188,19 @@ impl HabitatMemo {
         let mut tiles = self.tiles();
         for &((i, j), sample) in samples {
             let (key, n) = locate(face, i, j);
-            tiles.tile(key, self.capacity).samples[n] = Some(sample);
+            tiles.tile(key, self.capacity).samples[n] = sample;
         }
         for &((i, j), site) in sites {
             let (key, n) = locate(face, i, j);
-            tiles.tile(key, self.capacity).sites[n] = Some(site);
+            tiles.tile(key, self.capacity).sites[n] = site;
         }
         for &(rule, (i, j), factor) in factors {
             let (key, n) = locate(face, i, j);
             let tile = tiles.tile(key, self.capacity);
             if tile.factors.len() <= rule {
-                tile.factors.resize_with(rule + 1, || vec![None; (TILE * TILE) as usize]);
+                tile.factors.resize_with(rule + 1, || vec![UNMADE; (TILE * TILE) as usize]);
             }
-            tile.factors[rule][n] = Some(factor);
+            tile.factors[rule][n] = factor;
         }
     }
 }

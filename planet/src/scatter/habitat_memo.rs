@@ -141,37 +141,41 @@ impl HabitatMemo {
         self.len() == 0
     }
 
-    /// The samples it holds of `nodes` (positions on `face`), in their order.
-    pub(super) fn samples(&self, face: Face, nodes: impl Iterator<Item = (i32, i32)>) -> Vec<Option<Sample>> {
+    /// What it holds of part `part` of each of `nodes` (positions on
+    /// `face`), in their order; `None` where not made.
+    fn read<T: Copy>(
+        &self,
+        face: Face,
+        nodes: impl Iterator<Item = (i32, i32)>,
+        part: impl Fn(&Tile, usize) -> Option<T>,
+    ) -> Vec<Option<T>> {
         let tiles = self.tiles();
+        // Nodes come in rows: look a tile up only when the row leaves it.
+        let mut current: Option<(TileKey, Option<&Tile>)> = None;
         nodes
             .map(|(i, j)| {
                 let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).map(|t| t.samples[n]).filter(|s| !s.surface_m.is_nan())
+                if current.is_none_or(|(k, _)| k != key) {
+                    current = Some((key, tiles.map.get(&key)));
+                }
+                current.and_then(|(_, tile)| part(tile?, n))
             })
             .collect()
+    }
+
+    /// The samples it holds of `nodes` (positions on `face`), in their order.
+    pub(super) fn samples(&self, face: Face, nodes: impl Iterator<Item = (i32, i32)>) -> Vec<Option<Sample>> {
+        self.read(face, nodes, |t, n| Some(t.samples[n]).filter(|s| !s.surface_m.is_nan()))
     }
 
     /// The sites it holds of `nodes`, in their order.
     pub(super) fn sites(&self, face: Face, nodes: impl Iterator<Item = (i32, i32)>) -> Vec<Option<Site>> {
-        let tiles = self.tiles();
-        nodes
-            .map(|(i, j)| {
-                let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).map(|t| t.sites[n]).filter(|s| !s.slope_deg.is_nan())
-            })
-            .collect()
+        self.read(face, nodes, |t, n| Some(t.sites[n]).filter(|s| !s.slope_deg.is_nan()))
     }
 
     /// The factors of recipe rule `rule` it holds at `nodes`, in their order.
     pub(super) fn factors(&self, face: Face, rule: usize, nodes: impl Iterator<Item = (i32, i32)>) -> Vec<Option<f32>> {
-        let tiles = self.tiles();
-        nodes
-            .map(|(i, j)| {
-                let (key, n) = locate(face, i, j);
-                tiles.map.get(&key).and_then(|t| t.factors.get(rule)).map(|f| f[n]).filter(|f| !f.is_nan())
-            })
-            .collect()
+        self.read(face, nodes, |t, n| t.factors.get(rule).map(|f| f[n]).filter(|f| !f.is_nan()))
     }
 
     /// Keeps what a region made: samples, sites and rules' factors at nodes of `face`.
@@ -186,21 +190,38 @@ impl HabitatMemo {
             return;
         }
         let mut tiles = self.tiles();
-        for &((i, j), sample) in samples {
+        let capacity = self.capacity;
+        let made = samples.iter().map(|&(node, s)| (node, Made::Sample(s)));
+        let made = made.chain(sites.iter().map(|&(node, s)| (node, Made::Site(s))));
+        let made = made.chain(factors.iter().map(|&(rule, node, f)| (node, Made::Factor(rule, f))));
+        // In rows, as they were read: a tile is looked up only when a row leaves it.
+        let mut current: Option<(TileKey, &mut Tile)> = None;
+        for ((i, j), part) in made {
             let (key, n) = locate(face, i, j);
-            tiles.tile(key, self.capacity).samples[n] = sample;
-        }
-        for &((i, j), site) in sites {
-            let (key, n) = locate(face, i, j);
-            tiles.tile(key, self.capacity).sites[n] = site;
-        }
-        for &(rule, (i, j), factor) in factors {
-            let (key, n) = locate(face, i, j);
-            let tile = tiles.tile(key, self.capacity);
-            if tile.factors.len() <= rule {
-                tile.factors.resize_with(rule + 1, || vec![UNMADE; (TILE * TILE) as usize]);
+            let tile = match current {
+                Some((k, ref mut tile)) if k == key => tile,
+                _ => {
+                    current = None;
+                    &mut current.insert((key, tiles.tile(key, capacity))).1
+                }
+            };
+            match part {
+                Made::Sample(s) => tile.samples[n] = s,
+                Made::Site(s) => tile.sites[n] = s,
+                Made::Factor(rule, f) => {
+                    if tile.factors.len() <= rule {
+                        tile.factors.resize_with(rule + 1, || vec![UNMADE; (TILE * TILE) as usize]);
+                    }
+                    tile.factors[rule][n] = f;
+                }
             }
-            tile.factors[rule][n] = factor;
         }
     }
+}
+
+/// One part of a node, made.
+enum Made {
+    Sample(Sample),
+    Site(Site),
+    Factor(usize, f32),
 }

@@ -137,8 +137,8 @@ fn lod_breakdown(system: &PlannedSystem) {
     const ROUNDS: usize = 5;
     let cancel = CancelToken::new();
     let edits = RegionEdits::default();
-    let stages: Vec<_> = Pipeline::standard().region_stages().filter(|(_, s)| !s.name.starts_with("coll")).collect();
-    let stages: Vec<_> = stages.into_iter().take_while(|(_, s)| s.name != "navmesh").collect();
+    // The stages before physics: the collider is the first of those.
+    let stages: Vec<_> = Pipeline::standard().region_stages().take_while(|(_, s)| s.name != "collider").collect();
     eprintln!(
         "surface jobs without physics by LOD (mean µs a region; the first round by a fresh builder, then the median of {ROUNDS}):"
     );

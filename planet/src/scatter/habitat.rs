@@ -124,92 +124,32 @@ impl Habitat {
         let ranges: Vec<([i32; 2], [i32; 2])> = needs.iter().copied().map(nodes).collect();
         let first = ranges.iter().fold([nodes_across; 2], |f, r| [f[0].min(r.0[0]), f[1].min(r.0[1])]);
         let last = ranges.iter().fold([0; 2], |l, r| [l[0].max(r.1[0]), l[1].max(r.1[1])]);
-        let (width, height) = ((last[0] - first[0] + 1) as usize, (last[1] - first[1] + 1) as usize);
-        let node_uv = |i: i32, j: i32| (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
-        let grid = |lo: [i32; 2], hi: [i32; 2]| (lo[1]..=hi[1]).flat_map(move |j| (lo[0]..=hi[0]).map(move |i| (i, j)));
+        let rect = Rect { face, step, first, last };
 
-        // Samples over one more node all round, for slopes by central differences.
-        let ring = width + 2;
-        let around = || grid([first[0] - 1, first[1] - 1], [last[0] + 1, last[1] + 1]);
-        let mut samples = memo.map_or_else(|| vec![None; ring * (height + 2)], |m| m.samples(face, around()));
-        let mut made_samples = Vec::new();
-        for (sample, (i, j)) in samples.iter_mut().zip(around()).filter(|(s, _)| s.is_none()) {
-            let (u, v) = node_uv(i, j);
-            let (h, c) = terrain.surface_with(direction(face, u, v), NODE_FIELD_CELL_M);
-            let made =
-                Sample { surface_m: h, temperature_noise: c.temperature_noise, moisture_noise: c.moisture_noise };
-            *sample = Some(made);
-            made_samples.push(((i, j), made));
-        }
-        let samples: Vec<Sample> = samples.into_iter().flatten().collect();
-
-        let r = &terrain.recipe;
-        let radius = terrain.grid.radius_m;
-        let node_m = step * radius * core::f32::consts::FRAC_PI_4;
-        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
-        let sea_zero = if r.sea.enabled { r.sea.level_m } else { 0.0 };
-        let inside = || grid(first, last);
-        let directions: Vec<Vec3> = inside().map(|(i, j)| node_uv(i, j)).map(|(u, v)| direction(face, u, v)).collect();
-        let mut sites = memo.map_or_else(|| vec![None; width * height], |m| m.sites(face, inside()));
-        let mut made_sites = Vec::new();
-        for (k, (site, node)) in sites.iter_mut().zip(inside()).enumerate().filter(|(_, (s, _))| s.is_none()) {
-            let at = (k / width + 1) * ring + k % width + 1;
-            let h = samples[at].surface_m;
-            let gu = (samples[at + 1].surface_m - samples[at - 1].surface_m) / (2.0 * node_m);
-            let gv = (samples[at + ring].surface_m - samples[at - ring].surface_m) / (2.0 * node_m);
-            let slope_deg = libm::atanf(libm::sqrtf(gu * gu + gv * gv)).to_degrees();
-            let d = directions[k];
-            let altitude = h - sea_zero;
-            let t = temperature_c(r, d, altitude, samples[at].temperature_noise);
-            let moist = moisture(r, samples[at].moisture_noise);
-            let g = ground(r, t, moist, altitude, slope_deg, terrain.layout.coast_m(d));
-            let bare = u32::from(g.surface[0]) == r.surface.rock
-                || u32::from(g.surface[0]) == r.surface.snow
-                || r.materials[g.surface[0] as usize].emission > 0.5;
-            let dry = h > sea + 0.5 && terrain.layout.lake_at(d).is_none_or(|level| h > level + 0.5);
-            let made = Site { slope_deg, biome: g.biome, bare, dry };
-            *site = Some(made);
-            made_sites.push((node, made));
-        }
-        let sites: Vec<Site> = sites.into_iter().flatten().collect();
-
-        let seed = crate::hash::hash0(terrain.seed, salt(b"scatter"));
+        let mut made = Made::default();
+        let samples = rect.samples(terrain, memo, &mut made.samples);
+        let sites = rect.sites(terrain, memo, &samples, &mut made.sites);
         let rules = placements.len();
-        let mut factors = vec![f32::NAN; width * height * rules];
-        let mut made_factors = Vec::new();
+        let mut factors = vec![f32::NAN; rect.width() * rect.height() * rules];
+        let seed = crate::hash::hash0(terrain.seed, salt(b"scatter"));
         for (index, (p, &(lo, hi))) in placements.iter().zip(&ranges).enumerate() {
-            let rule = &r.scatter[p.rule as usize];
-            let noise = RuleNoise::new(seed, p, rule.min_spacing_m);
-            let read = || grid(lo, hi);
+            let noise = RuleNoise::new(seed, p, terrain.recipe.scatter[p.rule as usize].min_spacing_m);
+            let read = || Rect::nodes(lo, hi);
             let held = memo.map_or_else(|| vec![None; read().count()], |m| m.factors(face, p.rule as usize, read()));
             for (held, (i, j)) in held.into_iter().zip(read()) {
-                let k = (j - first[1]) as usize * width + (i - first[0]) as usize;
+                let k = rect.index(i, j);
                 factors[k * rules + index] = held.unwrap_or_else(|| {
-                    let site = &sites[k];
-                    let biome = &r.biomes[site.biome as usize];
-                    let allowed = site.dry
-                        && site.slope_deg <= rule.max_slope_deg
-                        && (rule.biomes.is_empty() || rule.biomes.contains(&u32::from(site.biome)))
-                        && !(p.is_plant() && site.bare);
-                    let factor = if !allowed {
-                        0.0
-                    } else if p.offset_rows {
-                        // Gameplay objects: the grid alone spaces them, no clumps.
-                        biome.scatter_density.min(1.0)
-                    } else {
-                        biome.scatter_density * noise.factor(directions[k] * radius)
-                    };
-                    made_factors.push((p.rule as usize, (i, j), factor));
+                    let factor = factor(terrain, p, &noise, &sites[k], || rect.direction(i, j));
+                    made.factors.push((p.rule as usize, (i, j), factor));
                     factor
                 });
             }
         }
         if let Some(memo) = memo {
-            memo.keep(face, &made_samples, &made_sites, &made_factors);
+            memo.keep(face, &made.samples, &made.sites, &made.factors);
         }
-        let surface_m =
-            (0..width * height).map(|k| samples[(k / width + 1) * ring + k % width + 1].surface_m).collect();
-        Self { face, nodes_across, first, width, rules, surface_m, factors }
+        let surface_m = (0..rect.width() * rect.height()).map(|k| samples[rect.ringed(k)].surface_m).collect();
+        Self { face, nodes_across, first, width: rect.width(), rules, surface_m, factors }
     }
 
     /// The face it covers.
@@ -258,5 +198,151 @@ impl Habitat {
     #[must_use]
     pub fn surface_m(&self, u: f32, v: f32) -> f32 {
         self.corners(u, v).iter().map(|&(n, w)| self.surface_m[n] * w).sum()
+    }
+}
+
+/// The rectangle of nodes a habitat holds, `first..=last`, on `face`.
+#[derive(Clone, Copy)]
+struct Rect {
+    face: Face,
+    /// The node step in face coordinates.
+    step: f32,
+    first: [i32; 2],
+    last: [i32; 2],
+}
+
+/// What a habitat made that its memo did not hold, for the memo to keep.
+#[derive(Default)]
+struct Made {
+    samples: Vec<((i32, i32), Sample)>,
+    sites: Vec<((i32, i32), Site)>,
+    factors: Vec<(usize, (i32, i32), f32)>,
+}
+
+impl Rect {
+    fn width(&self) -> usize {
+        (self.last[0] - self.first[0] + 1) as usize
+    }
+
+    fn height(&self) -> usize {
+        (self.last[1] - self.first[1] + 1) as usize
+    }
+
+    /// The nodes `lo..=hi`, in rows.
+    fn nodes(lo: [i32; 2], hi: [i32; 2]) -> impl Iterator<Item = (i32, i32)> {
+        (lo[1]..=hi[1]).flat_map(move |j| (lo[0]..=hi[0]).map(move |i| (i, j)))
+    }
+
+    /// Its nodes and one more all round, in rows (the samples' order).
+    fn around(&self) -> impl Iterator<Item = (i32, i32)> {
+        Self::nodes([self.first[0] - 1, self.first[1] - 1], [self.last[0] + 1, self.last[1] + 1])
+    }
+
+    /// Index of its node (`i`, `j`) among its nodes, in rows.
+    fn index(&self, i: i32, j: i32) -> usize {
+        (j - self.first[1]) as usize * self.width() + (i - self.first[0]) as usize
+    }
+
+    /// Index among the samples (which ring it) of its node with index `k`.
+    fn ringed(&self, k: usize) -> usize {
+        (k / self.width() + 1) * (self.width() + 2) + k % self.width() + 1
+    }
+
+    /// The unit direction of node (`i`, `j`).
+    fn direction(&self, i: i32, j: i32) -> Vec3 {
+        direction(self.face, -1.0 + i as f32 * self.step, -1.0 + j as f32 * self.step)
+    }
+
+    /// The samples of its nodes and the ring around them, from `memo` where
+    /// it holds them; those made here are added to `made`.
+    fn samples(
+        &self,
+        terrain: &Terrain,
+        memo: Option<&HabitatMemo>,
+        made: &mut Vec<((i32, i32), Sample)>,
+    ) -> Vec<Sample> {
+        let count = (self.width() + 2) * (self.height() + 2);
+        let held = memo.map_or_else(|| vec![None; count], |m| m.samples(self.face, self.around()));
+        held.into_iter()
+            .zip(self.around())
+            .map(|(held, (i, j))| {
+                held.unwrap_or_else(|| {
+                    let (h, c) = terrain.surface_with(self.direction(i, j), NODE_FIELD_CELL_M);
+                    let sample = Sample {
+                        surface_m: h,
+                        temperature_noise: c.temperature_noise,
+                        moisture_noise: c.moisture_noise,
+                    };
+                    made.push(((i, j), sample));
+                    sample
+                })
+            })
+            .collect()
+    }
+
+    /// The sites of its nodes, from `memo` where it holds them, else from
+    /// `samples` (`Rect::samples`); those made here are added to `made`.
+    fn sites(
+        &self,
+        terrain: &Terrain,
+        memo: Option<&HabitatMemo>,
+        samples: &[Sample],
+        made: &mut Vec<((i32, i32), Site)>,
+    ) -> Vec<Site> {
+        let inside = || Self::nodes(self.first, self.last);
+        let held = memo.map_or_else(|| vec![None; self.width() * self.height()], |m| m.sites(self.face, inside()));
+        held.into_iter()
+            .zip(inside())
+            .enumerate()
+            .map(|(k, (held, (i, j)))| {
+                held.unwrap_or_else(|| {
+                    let site = self.site(terrain, samples, self.ringed(k), self.direction(i, j));
+                    made.push(((i, j), site));
+                    site
+                })
+            })
+            .collect()
+    }
+
+    /// The site of the node of direction `d` whose sample is `samples[at]`.
+    fn site(&self, terrain: &Terrain, samples: &[Sample], at: usize, d: Vec3) -> Site {
+        let r = &terrain.recipe;
+        let ring = self.width() + 2;
+        // Slopes by central differences, over the nodes' spacing in metres.
+        let node_m = self.step * terrain.grid.radius_m * core::f32::consts::FRAC_PI_4;
+        let h = samples[at].surface_m;
+        let gu = (samples[at + 1].surface_m - samples[at - 1].surface_m) / (2.0 * node_m);
+        let gv = (samples[at + ring].surface_m - samples[at - ring].surface_m) / (2.0 * node_m);
+        let slope_deg = libm::atanf(libm::sqrtf(gu * gu + gv * gv)).to_degrees();
+        let sea = if r.sea.enabled { r.sea.level_m } else { f32::MIN };
+        let altitude = h - if r.sea.enabled { r.sea.level_m } else { 0.0 };
+        let t = temperature_c(r, d, altitude, samples[at].temperature_noise);
+        let moist = moisture(r, samples[at].moisture_noise);
+        let g = ground(r, t, moist, altitude, slope_deg, terrain.layout.coast_m(d));
+        let bare = u32::from(g.surface[0]) == r.surface.rock
+            || u32::from(g.surface[0]) == r.surface.snow
+            || r.materials[g.surface[0] as usize].emission > 0.5;
+        let dry = h > sea + 0.5 && terrain.layout.lake_at(d).is_none_or(|level| h > level + 0.5);
+        Site { slope_deg, biome: g.biome, bare, dry }
+    }
+}
+
+/// Rule `p`'s density factor at a node of `site` (its direction `d()`,
+/// read only where its noise is).
+fn factor(terrain: &Terrain, p: &Placement, noise: &RuleNoise, site: &Site, d: impl FnOnce() -> Vec3) -> f32 {
+    let r = &terrain.recipe;
+    let rule = &r.scatter[p.rule as usize];
+    let biome = &r.biomes[site.biome as usize];
+    let allowed = site.dry
+        && site.slope_deg <= rule.max_slope_deg
+        && (rule.biomes.is_empty() || rule.biomes.contains(&u32::from(site.biome)))
+        && !(p.is_plant() && site.bare);
+    if !allowed {
+        0.0
+    } else if p.offset_rows {
+        // Gameplay objects: the grid alone spaces them, no clumps.
+        biome.scatter_density.min(1.0)
+    } else {
+        biome.scatter_density * noise.factor(d() * terrain.grid.radius_m)
     }
 }

@@ -20,7 +20,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use crate::Face;
 
 /// Nodes along each side of a tile.
-pub const TILE: i32 = 8;
+const TILE: i32 = 8;
 
 /// What the 2D pass gives at a node: its surface height above the base
 /// radius and the two climate noises (`CoarseFields`) read with it.

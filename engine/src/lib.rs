@@ -57,7 +57,7 @@ pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::
 pub use builder::{BuiltRegion, PlanetBuilder, RegionBuilder, StageCounters};
 pub use cache::{DEFAULT_CACHE_BYTES, RegionCache, RegionId};
 pub use camera::Camera;
-pub use lod::{Bounds, ColumnKey, LodSettings, LodTree};
+pub use lod::{Bounds, ColumnKey, LodSettings, LodTree, STANDING_M};
 pub use making::MadePlanet;
 pub use streamer::{FrameReport, RegionJobs, StreamSettings, Streamer, descends_from};
 pub use view::{Pose, ViewError, ViewSpec, lat_lon_of, sunlit_land};

@@ -13,7 +13,7 @@
 //! what can be), so the finest LOD coarsens with the ground speed.
 
 use glam::DVec3;
-use planet::geometry::{GridPoint, PlanetGrid, REGION_CELLS};
+use planet::geometry::{GridPoint, MARGIN, PlanetGrid, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{Face, RegionKey};
 use serde::{Deserialize, Serialize};
@@ -84,6 +84,10 @@ impl ColumnKey {
         Self { face, lod, x: x0 >> lod, y: y0 >> lod }
     }
 }
+
+/// How high above the ground what stands on it may reach, metres: the
+/// tallest tree, building or animal, as the renderer bounds them.
+pub const STANDING_M: f64 = 80.0;
 
 /// How the tree is split.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -193,6 +197,26 @@ impl LodTree {
         b
     }
 
+    /// Whether anything column `c` holds may be in `camera`'s view: its
+    /// terrain, blocks and water, and what stands on them (objects,
+    /// buildings and animals, within [`STANDING_M`] of the ground). All of
+    /// it lies within reach of the radial segment under the column's
+    /// centre, from below the lowest ground the planet has to above its
+    /// highest, reach being the footprint's (at that height) and the cells
+    /// a region's margin holds beyond it: where no point that near the
+    /// segment is in the view cone, no pixel of the column is in the frame.
+    #[must_use]
+    pub fn may_show(&self, c: ColumnKey, camera: &Camera) -> bool {
+        let (mid, reach) = footprint(&self.grid, c);
+        let base = f64::from(self.grid.radius_m);
+        // The shell's height again beyond the planet's range either way.
+        let pad = f64::from(self.grid.shell_m);
+        let (low, high) = (self.surface_range.0 - pad, self.surface_range.1 + pad);
+        let cells = f64::from(MARGIN + 1) * f64::from(self.grid.cell_m(c.lod)) * core::f64::consts::SQRT_2;
+        let radius = (reach + cells) * high / base + STANDING_M;
+        camera.sees_segment(mid * low, mid * high, radius)
+    }
+
     /// Whether `c` is split now.
     #[must_use]
     pub fn is_split(&self, c: ColumnKey) -> bool {
@@ -279,25 +303,33 @@ fn segment_distance(point: DVec3, start: DVec3, offset: DVec3) -> f64 {
 /// The bounding sphere of a column: the surface under its centre, and the
 /// farthest of its corners on the base sphere, plus the elevation's range.
 fn column_bounds(terrain: &Terrain, grid: &PlanetGrid, c: ColumnKey) -> Bounds {
-    let face = Face::from_index(c.face).expect("columns hold faces 0..=5");
-    let span = REGION_CELLS;
-    let at = |x: i32, y: i32| grid.direction(c.lod, GridPoint { face, x, y }).as_dvec3();
-    let (x0, y0) = (c.x as i32 * span, c.y as i32 * span);
-    let mid = at(x0 + span / 2, y0 + span / 2);
+    let (mid, reach) = footprint(grid, c);
     let base = f64::from(grid.radius_m);
     let centre = mid * (base + f64::from(terrain.surface_height_at(mid.as_vec3())));
     let r = &terrain.recipe;
     let vertical = f64::from(r.elevation.amplitude_m + r.elevation.max_rise_m()) + f64::from(grid.shell_m);
-    let reach = [(x0, y0), (x0 + span, y0), (x0, y0 + span), (x0 + span, y0 + span)]
-        .iter()
-        .map(|&(x, y)| (at(x, y) * base).distance(mid * base))
-        .fold(0.0, f64::max);
     // The ground under a small column varies little about its centre (a 1:2
     // slope at most, in practice); a large column holds the elevation's whole
     // range. The shell above the ground is air and sky, and is not counted:
     // what the camera's distance is measured to is the ground.
     let rise = vertical.min(reach * 0.5);
     Bounds { centre, radius: reach + rise }
+}
+
+/// The direction under a column's centre, and the farthest of its corners
+/// from it on the base sphere, metres.
+fn footprint(grid: &PlanetGrid, c: ColumnKey) -> (DVec3, f64) {
+    let face = Face::from_index(c.face).expect("columns hold faces 0..=5");
+    let span = REGION_CELLS;
+    let at = |x: i32, y: i32| grid.direction(c.lod, GridPoint { face, x, y }).as_dvec3();
+    let (x0, y0) = (c.x as i32 * span, c.y as i32 * span);
+    let mid = at(x0 + span / 2, y0 + span / 2);
+    let base = f64::from(grid.radius_m);
+    let reach = [(x0, y0), (x0 + span, y0), (x0, y0 + span), (x0 + span, y0 + span)]
+        .iter()
+        .map(|&(x, y)| (at(x, y) * base).distance(mid * base))
+        .fold(0.0, f64::max);
+    (mid, reach)
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ use planet::geometry::{GridPoint, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
-use crate::FastSet;
+use crate::{FastMap, FastSet};
 use crate::builder::{BuiltRegion, RegionBuilder};
 use crate::cache::{RegionCache, RegionId};
 use crate::camera::Camera;
@@ -73,6 +73,12 @@ pub struct StreamSettings {
     /// them: what it shows then is the wanted leaves alone, the same cover
     /// with or without fallbacks, which are a fifth of its regions.
     pub fallbacks: bool,
+    /// Whether wanted columns out of the camera's view are built. A still
+    /// view drawn once settled does without them: nothing they hold could
+    /// be in its frame (`LodTree::may_show`), so it draws the same pixels
+    /// (a property test checks it over random views). A camera that turns
+    /// needs them.
+    pub build_unseen: bool,
 }
 
 /// How much farther than the physics range a region keeps physics it has.
@@ -88,6 +94,7 @@ impl Default for StreamSettings {
             apply_budget: Duration::from_millis(2),
             physics_range_m: 1_200.0,
             fallbacks: true,
+            build_unseen: true,
         }
     }
 }
@@ -113,8 +120,12 @@ pub struct FrameReport {
     pub ready: usize,
     /// Regions shown.
     pub visible: usize,
-    /// Whether the shown columns cover the whole planet (false until the coarsest are ready).
+    /// Whether the shown columns cover the whole planet (false until the
+    /// coarsest are ready), bar the columns out of view that are not built
+    /// (`StreamSettings::build_unseen` off).
     pub complete: bool,
+    /// Regions of the wanted columns out of view, not built (`StreamSettings::build_unseen` off).
+    pub unseen: usize,
 }
 
 /// Streams one planet.
@@ -127,6 +138,11 @@ pub struct Streamer<B: RegionBuilder> {
     tree: LodTree,
     settings: StreamSettings,
     wanted: Vec<ColumnKey>,
+    /// Leaves of the tree out of view, not built (`StreamSettings::build_unseen` off), sorted.
+    unseen: Vec<ColumnKey>,
+    /// Whether each column asked about may be in view of the camera it was asked for
+    /// (a still view asks every frame, about the same columns).
+    may_show: (Option<Camera>, FastMap<ColumnKey, bool>),
     visible: Vec<ColumnKey>,
     /// Regions being built.
     requested: BTreeMap<RegionKey, Requested>,
@@ -171,6 +187,8 @@ impl<B: RegionBuilder> Streamer<B> {
             tree,
             settings,
             wanted: Vec::new(),
+            unseen: Vec::new(),
+            may_show: (None, FastMap::default()),
             visible: Vec::new(),
             requested: BTreeMap::new(),
             failed: BTreeSet::new(),
@@ -279,6 +297,12 @@ impl<B: RegionBuilder> Streamer<B> {
     #[must_use]
     pub fn wanted(&self) -> &[ColumnKey] {
         &self.wanted
+    }
+
+    /// The wanted columns out of view, not built (`StreamSettings::build_unseen` off), sorted.
+    #[must_use]
+    pub fn unseen(&self) -> &[ColumnKey] {
+        &self.unseen
     }
 
     /// The shown columns: an exact cover of the planet once `complete`.
@@ -393,9 +417,20 @@ impl<B: RegionBuilder> Streamer<B> {
             }
         }
 
-        self.wanted = self.tree.update(&self.terrain, camera);
-        self.visible = self.cover();
-        report.complete = self.visible.iter().map(|c| c.area()).sum::<u64>() == self.planet_area();
+        let leaves = self.tree.update(&self.terrain, camera);
+        (self.wanted, self.unseen) = if self.settings.build_unseen {
+            (leaves, Vec::new())
+        } else {
+            if self.may_show.0.as_ref() != Some(camera) {
+                self.may_show = (Some(*camera), FastMap::default());
+            }
+            let (tree, memo) = (&self.tree, &mut self.may_show.1);
+            leaves.into_iter().partition(|&c| *memo.entry(c).or_insert_with(|| tree.may_show(c, camera)))
+        };
+        let skipped;
+        (self.visible, skipped) = self.cover();
+        report.complete = self.visible.iter().map(|c| c.area()).sum::<u64>() + skipped == self.planet_area();
+        report.unseen = self.unseen.iter().map(|c| self.tree.grid().regions_up(c.lod) as usize).sum();
 
         // What is wanted, and what of it is missing. Every split column is
         // kept built too: the fallback its area shows while one of its leaves
@@ -571,27 +606,38 @@ impl<B: RegionBuilder> Streamer<B> {
         Priority((u64::from(!hole) << 62) | (coarse_first << 56) | (u64::from(!in_view) << 55) | decimetres)
     }
 
-    /// The shown columns: the finest ready cover of the region tree.
-    fn cover(&self) -> Vec<ColumnKey> {
+    /// The shown columns: the finest ready cover of the region tree; and
+    /// the area (in LOD-0 columns) of the leaves out of view it leaves out.
+    fn cover(&self) -> (Vec<ColumnKey>, u64) {
         let mut out = Vec::new();
+        let mut skipped = 0;
         let cache = self.cache.lock();
         let grid = self.tree.grid();
         let ready = |c: ColumnKey| c.regions(grid).all(|k| self.shown_id(k, &cache).is_some());
         for root in self.tree.roots() {
-            self.cover_column(root, &ready, &mut out);
+            self.cover_column(root, &ready, &mut out, &mut skipped);
         }
         out.sort_unstable();
-        out
+        (out, skipped)
     }
 
-    /// Covers `c` with ready columns, preferring the finest the tree wants; true if covered.
-    fn cover_column(&self, c: ColumnKey, ready: &impl Fn(ColumnKey) -> bool, out: &mut Vec<ColumnKey>) -> bool {
-        let mark = out.len();
+    /// Covers `c` with ready columns, preferring the finest the tree wants
+    /// (a leaf out of view that is not built counts as covered, its area
+    /// added to `skipped`); true if covered.
+    fn cover_column(
+        &self,
+        c: ColumnKey,
+        ready: &impl Fn(ColumnKey) -> bool,
+        out: &mut Vec<ColumnKey>,
+        skipped: &mut u64,
+    ) -> bool {
+        let (mark, skipped_before) = (out.len(), *skipped);
         if self.tree.is_split(c) {
-            if c.children().iter().all(|&child| self.cover_column(child, ready, out)) {
+            if c.children().iter().all(|&child| self.cover_column(child, ready, out, skipped)) {
                 return true;
             }
             out.truncate(mark);
+            *skipped = skipped_before;
             if ready(c) {
                 out.push(c);
                 return true;
@@ -600,6 +646,10 @@ impl<B: RegionBuilder> Streamer<B> {
         }
         if ready(c) {
             out.push(c);
+            return true;
+        }
+        if self.unseen.binary_search(&c).is_ok() {
+            *skipped += c.area();
             return true;
         }
         // Not ready: children still in the cache from before may cover it.

@@ -233,7 +233,9 @@ proptest! {
     /// A still view streamed without fallbacks (as `planet capture` streams
     /// one) builds each region of the wanted leaves once and nothing else,
     /// is complete only once they are all ready, and settles on the same
-    /// shown columns as with fallbacks: the same picture.
+    /// shown columns as with fallbacks: the same picture. Without the
+    /// leaves out of view too, it builds only those that may be in view,
+    /// and settles on the same shown columns bar the others.
     #[test]
     fn a_still_view_without_fallbacks_settles_on_the_same_cover(
         lat in -89.0..89.0f64,
@@ -245,39 +247,107 @@ proptest! {
         let mut with = rig(FakeBuilder::default(), 0, 64 << 20);
         let terrain = Arc::clone(with.streamer.terrain());
         let camera = camera_at(&terrain, lat, lon, altitude_m, heading_deg);
-        let mut without = rig(FakeBuilder::default(), 0, 64 << 20);
-        without.streamer = Streamer::new(
-            without.streamer.signature(),
-            Arc::clone(&terrain),
-            Arc::clone(&without.builder),
-            Arc::clone(&without.jobs),
-            Arc::clone(&without.cache),
-            StreamSettings { apply_budget: Duration::from_secs(1), fallbacks: false, ..StreamSettings::default() },
-        );
         settle(&mut with, &camera, jobs_per_frame);
-        let mut frames = 0;
-        loop {
-            without.jobs.run_pending(jobs_per_frame);
-            let report = without.streamer.update(&camera);
-            let settled = without.streamer.is_settled();
-            prop_assert_eq!(report.complete, settled, "frame {}: complete before every leaf is ready", frames);
-            if settled {
-                break;
+        let still = StreamSettings { apply_budget: Duration::from_secs(1), fallbacks: false, ..StreamSettings::default() };
+        for build_unseen in [true, false] {
+            let mut without = rig(FakeBuilder::default(), 0, 64 << 20);
+            without.streamer = Streamer::new(
+                without.streamer.signature(),
+                Arc::clone(&terrain),
+                Arc::clone(&without.builder),
+                Arc::clone(&without.jobs),
+                Arc::clone(&without.cache),
+                StreamSettings { build_unseen, ..still },
+            );
+            let mut frames = 0;
+            loop {
+                without.jobs.run_pending(jobs_per_frame);
+                let report = without.streamer.update(&camera);
+                let settled = without.streamer.is_settled();
+                prop_assert_eq!(report.complete, settled, "frame {}: complete before every leaf is ready", frames);
+                if settled {
+                    break;
+                }
+                frames += 1;
+                prop_assert!(frames < 10_000, "never settled");
             }
-            frames += 1;
-            prop_assert!(frames < 10_000, "never settled");
+            let s = &without.streamer;
+            prop_assert_eq!(s.visible(), s.wanted());
+            let mut shown: Vec<ColumnKey> = s.visible().iter().chain(s.unseen()).copied().collect();
+            shown.sort_unstable();
+            prop_assert_eq!(&shown, with.streamer.visible());
+            prop_assert_eq!(build_unseen, s.unseen().is_empty());
+            for &c in s.unseen() {
+                prop_assert!(!s.tree().may_show(c, &camera));
+            }
+            let grid = s.tree().grid().clone();
+            let mut built = without.builder.built.lock().clone();
+            let count = built.len();
+            built.sort_unstable();
+            built.dedup();
+            prop_assert_eq!(built.len(), count, "a region built twice");
+            let wanted: Vec<RegionKey> = s.wanted().iter().flat_map(|c| c.regions(&grid)).collect();
+            prop_assert_eq!(built, wanted);
         }
-        prop_assert_eq!(without.streamer.visible(), without.streamer.wanted());
-        prop_assert_eq!(without.streamer.visible(), with.streamer.visible());
-        let grid = without.streamer.tree().grid().clone();
-        let mut built = without.builder.built.lock().clone();
-        let count = built.len();
-        built.sort_unstable();
-        built.dedup();
-        prop_assert_eq!(built.len(), count, "a region built twice");
-        let wanted: Vec<RegionKey> = without.streamer.wanted().iter().flat_map(|c| c.regions(&grid)).collect();
-        prop_assert_eq!(built, wanted);
     }
+}
+
+/// What a still view leaves unbuilt holds nothing in its view: over random
+/// still cameras on the home planet (on the ground, hundreds of metres and
+/// kilometres up, looking every way), the unseen columns nearest each
+/// camera are built whole, and no vertex of their terrain, blocks or water
+/// comes within `STANDING_M` of the view cone (so nothing standing on them
+/// does), nor any of their objects. Most of a standing camera's leaves are
+/// out of its view.
+#[test]
+fn what_a_still_view_does_not_build_has_nothing_in_its_view() {
+    let (_, terrain) = home();
+    let builder = PlanetBuilder::new(Arc::clone(&terrain));
+    let mut tree = LodTree::new(&terrain, LodSettings::default());
+    let mut h = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        h ^= h << 13;
+        h ^= h >> 7;
+        h ^= h << 17;
+        (h >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (mut regions, mut vertices, mut objects, mut unseen_share) = (0, 0, 0, 0.0);
+    let cameras = 64;
+    for i in 0..cameras {
+        let altitude_m = [2.0, 40.0, 400.0, 4000.0][i % 4] * (0.5 + next());
+        let mut camera = camera_at(&terrain, next() * 170.0 - 85.0, next() * 360.0 - 180.0, altitude_m, next() * 360.0);
+        camera.fov_y = (40.0 + 50.0 * next()).to_radians();
+        let leaves = tree.update(&terrain, &camera);
+        let (seen, mut unseen): (Vec<ColumnKey>, Vec<ColumnKey>) =
+            leaves.iter().partition(|&&c| tree.may_show(c, &camera));
+        unseen_share += unseen.len() as f64 / leaves.len() as f64;
+        assert!(!seen.is_empty(), "camera {i}: nothing in view");
+        // The nearest unseen columns: those beside and behind the camera.
+        unseen.sort_by_cached_key(|&c| {
+            let b = tree.bounds(&terrain, c);
+            (b.centre.distance(camera.position) - b.radius).max(0.0) as u64
+        });
+        for &c in unseen.iter().take(8) {
+            for key in c.regions(tree.grid()) {
+                let built = builder.build_with(key, &Default::default(), false, &CancelToken::new()).expect("built");
+                regions += 1;
+                let origin = built.mesh.origin;
+                let parts = [&built.mesh.terrain, &built.mesh.blocks, &built.mesh.water];
+                for v in parts.iter().flat_map(|p| &p.vertices) {
+                    let at = origin + glam::Vec3::from_array(v.position).as_dvec3();
+                    assert!(!camera.sees(at, engine::STANDING_M), "camera {i}: {key} has a vertex in view at {at}");
+                    vertices += 1;
+                }
+                for o in built.scatter.iter().flat_map(|s| &s.objects) {
+                    let at = origin + o.position.as_dvec3();
+                    assert!(!camera.sees(at, engine::STANDING_M), "camera {i}: {key} has an object in view at {at}");
+                    objects += 1;
+                }
+            }
+        }
+    }
+    assert!(regions >= 400 && vertices >= 200_000 && objects >= 5_000, "{regions} {vertices} {objects}");
+    assert!(unseen_share / f64::from(cameras as u32) > 0.3, "only {unseen_share} of the leaves unseen");
 }
 
 /// Runs single-threaded frames at `camera` until settled; returns the frames taken.

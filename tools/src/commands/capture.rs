@@ -68,8 +68,9 @@ pub struct Args {
 
 /// The world of a loaded system for still views, each drawn once it has
 /// settled (a tour's, a survey's), on `threads` job threads: the streamer
-/// builds the leaves a view shows and not the fallbacks a moving camera
-/// shows while they are missing, which change no pixel of a settled view.
+/// builds the leaves a view shows, not the fallbacks a moving camera
+/// shows while they are missing nor the leaves out of its view, which
+/// change no pixel of a settled view.
 pub fn still_world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool) -> World {
     World::new(plan, world_settings(threads, scatter, false))
 }
@@ -78,7 +79,7 @@ pub fn still_world_of(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter:
 /// made before this returns). For a `moving` camera the other planets are
 /// made in the background by threads and the streamer keeps its fallback
 /// columns; for a still view each planet is made where it is first needed,
-/// and only the wanted leaves are built. A planet not in the system is
+/// and only the wanted leaves that may be in view are built. A planet not in the system is
 /// left for the view's check to name.
 pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool, first: u32, moving: bool) -> World {
     let settings = WorldSettings { planet_makers: moving, ..world_settings(threads, scatter, moving) };
@@ -90,12 +91,13 @@ pub fn world_at(plan: Arc<PlannedSystem>, threads: Option<usize>, scatter: bool,
 }
 
 /// A command's world settings: `threads` job threads (one a core by
-/// default), scatter on or off, and the streamer's `fallbacks` (off for
-/// still views).
-fn world_settings(threads: Option<usize>, scatter: bool, fallbacks: bool) -> WorldSettings {
+/// default), scatter on or off, and for a `moving` camera the streamer's
+/// fallbacks and the columns out of view (a still view builds neither).
+fn world_settings(threads: Option<usize>, scatter: bool, moving: bool) -> WorldSettings {
     // The range was checked when the flag was parsed (`flags::threads`).
     let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, usize::from));
-    let stream = engine::StreamSettings { fallbacks, ..engine::StreamSettings::default() };
+    let stream =
+        engine::StreamSettings { fallbacks: moving, build_unseen: moving, ..engine::StreamSettings::default() };
     WorldSettings { threads, scatter, stream, ..WorldSettings::default() }
 }
 

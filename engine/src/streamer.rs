@@ -33,12 +33,12 @@ use planet::geometry::{GridPoint, REGION_CELLS};
 use planet::terrain::Terrain;
 use planet::{RegionKey, Signature};
 
-use crate::{FastMap, FastSet};
 use crate::builder::{BuiltRegion, RegionBuilder};
 use crate::cache::{RegionCache, RegionId};
 use crate::camera::Camera;
 use crate::coverage::overlaps;
 use crate::lod::{ColumnKey, LodSettings, LodTree};
+use crate::{FastMap, FastSet};
 
 /// The job system streamers share: region ids to built regions.
 pub type RegionJobs = JobSystem<RegionId, Arc<BuiltRegion>>;

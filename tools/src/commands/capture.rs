@@ -209,8 +209,10 @@ pub fn run(args: &Args) -> Result<(), Failure> {
     }
     if args.stats {
         let s = shot.stats;
+        // A still view builds no region out of its view (`StreamSettings::build_unseen`).
+        let unseen = capture.world.attached().map_or(0, |a| a.report.unseen);
         outln!(
-            "draws {}  triangles {}  regions resident {}  uploaded {:.1} MiB  total {:.2} s",
+            "draws {}  triangles {}  regions resident {} ({unseen} out of view not built)  uploaded {:.1} MiB  total {:.2} s",
             s.draws,
             s.triangles,
             s.resident_regions,

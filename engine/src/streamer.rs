@@ -76,8 +76,8 @@ pub struct StreamSettings {
     /// Whether wanted columns out of the camera's view are built. A still
     /// view drawn once settled does without them: nothing they hold could
     /// be in its frame (`LodTree::may_show`), so it draws the same pixels
-    /// (a property test checks it over random views). A camera that turns
-    /// needs them.
+    /// (tests build what random still views leave out and find none of it
+    /// in view). A camera that turns needs them.
     pub build_unseen: bool,
 }
 
@@ -293,7 +293,8 @@ impl<B: RegionBuilder> Streamer<B> {
         &self.terrain
     }
 
-    /// The wanted columns (leaves of the region tree), sorted.
+    /// The wanted columns (leaves of the region tree; with
+    /// `StreamSettings::build_unseen` off, those that may be in view), sorted.
     #[must_use]
     pub fn wanted(&self) -> &[ColumnKey] {
         &self.wanted

@@ -428,9 +428,7 @@ impl<B: RegionBuilder> Streamer<B> {
             let (tree, memo) = (&self.tree, &mut self.may_show.1);
             leaves.into_iter().partition(|&c| *memo.entry(c).or_insert_with(|| tree.may_show(c, camera)))
         };
-        let skipped;
-        (self.visible, skipped) = self.cover();
-        report.complete = self.visible.iter().map(|c| c.area()).sum::<u64>() + skipped == self.planet_area();
+        (self.visible, report.complete) = self.cover();
         report.unseen = self.unseen.iter().map(|c| self.tree.grid().regions_up(c.lod) as usize).sum();
 
         // What is wanted, and what of it is missing. Every split column is
@@ -583,12 +581,6 @@ impl<B: RegionBuilder> Streamer<B> {
         (bounds.centre.distance(camera.position) - bounds.radius).max(0.0)
     }
 
-    /// The planet's area in LOD-0 columns.
-    fn planet_area(&self) -> u64 {
-        let n = u64::from(self.tree.grid().regions_across(0));
-        6 * n * n
-    }
-
     /// A wanted column's job priority.
     fn priority(
         &mut self,
@@ -608,37 +600,30 @@ impl<B: RegionBuilder> Streamer<B> {
     }
 
     /// The shown columns: the finest ready cover of the region tree; and
-    /// the area (in LOD-0 columns) of the leaves out of view it leaves out.
-    fn cover(&self) -> (Vec<ColumnKey>, u64) {
+    /// whether it covers the whole planet (bar the leaves out of view that
+    /// are not built).
+    fn cover(&self) -> (Vec<ColumnKey>, bool) {
         let mut out = Vec::new();
-        let mut skipped = 0;
         let cache = self.cache.lock();
         let grid = self.tree.grid();
         let ready = |c: ColumnKey| c.regions(grid).all(|k| self.shown_id(k, &cache).is_some());
+        let mut complete = true;
         for root in self.tree.roots() {
-            self.cover_column(root, &ready, &mut out, &mut skipped);
+            complete &= self.cover_column(root, &ready, &mut out);
         }
         out.sort_unstable();
-        (out, skipped)
+        (out, complete)
     }
 
     /// Covers `c` with ready columns, preferring the finest the tree wants
-    /// (a leaf out of view that is not built counts as covered, its area
-    /// added to `skipped`); true if covered.
-    fn cover_column(
-        &self,
-        c: ColumnKey,
-        ready: &impl Fn(ColumnKey) -> bool,
-        out: &mut Vec<ColumnKey>,
-        skipped: &mut u64,
-    ) -> bool {
-        let (mark, skipped_before) = (out.len(), *skipped);
+    /// (a leaf out of view that is not built counts as covered); true if covered.
+    fn cover_column(&self, c: ColumnKey, ready: &impl Fn(ColumnKey) -> bool, out: &mut Vec<ColumnKey>) -> bool {
+        let mark = out.len();
         if self.tree.is_split(c) {
-            if c.children().iter().all(|&child| self.cover_column(child, ready, out, skipped)) {
+            if c.children().iter().all(|&child| self.cover_column(child, ready, out)) {
                 return true;
             }
             out.truncate(mark);
-            *skipped = skipped_before;
             if ready(c) {
                 out.push(c);
                 return true;
@@ -650,7 +635,6 @@ impl<B: RegionBuilder> Streamer<B> {
             return true;
         }
         if self.unseen.binary_search(&c).is_ok() {
-            *skipped += c.area();
             return true;
         }
         // Not ready: children still in the cache from before may cover it.

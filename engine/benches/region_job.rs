@@ -19,7 +19,9 @@
 //! builds all but the nearest): each LOD's mean job and its stages, built
 //! first by a fresh builder (its habitat memo empty) and then again (the
 //! memo holding their nodes, as for a region whose neighbours or parent
-//! were built before it).
+//! were built before it). Last of all, how many regions with triangles two
+//! threads build a second: the surface regions of 200 land columns at
+//! LODs 0 to 4, without and with their physics (issue 21's target: 1,500).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,8 +44,8 @@ const KINDS: [&str; 4] = ["surface", "proven_air", "other_air", "all_rock"];
 /// A column's surface region and its other regions, each with its kind (an index into `KINDS`).
 type Column = (RegionKey, Vec<(usize, RegionKey)>);
 
-/// Directions to `COLUMNS` points of the planet's land (a fixed stream).
-fn land(t: &Terrain) -> Vec<Vec3> {
+/// Directions to `count` points of the planet's land (a fixed stream).
+fn land(t: &Terrain, count: usize) -> Vec<Vec3> {
     let mut h = 0x5eed_u64;
     let mut next = || {
         h = h.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
@@ -54,13 +56,13 @@ fn land(t: &Terrain) -> Vec<Vec3> {
         .filter(|v| (0.01..1.0).contains(&v.length_squared()))
         .map(Vec3::normalize)
         .filter(|&d| t.surface_at(d).surface_m > sea);
-    land.take(COLUMNS).collect()
+    land.take(count).collect()
 }
 
 fn columns(builder: &PlanetBuilder) -> Vec<Column> {
     let t = builder.terrain();
     let cancel = CancelToken::new();
-    land(t)
+    land(t, COLUMNS)
         .into_iter()
         .map(|d| {
             let surface = t.surface_key(d, 0);
@@ -128,6 +130,59 @@ fn bench(c: &mut Criterion) {
     g.finish();
     stage_breakdown(&builder, &columns);
     lod_breakdown(&system);
+    throughput(&system);
+}
+
+/// Land columns whose surface regions the throughput rounds build.
+const THROUGHPUT_COLUMNS: usize = 200;
+
+/// Prints how many regions with triangles two threads build a second (issue
+/// 21's target: 1,500 on two cores): the surface regions of
+/// `THROUGHPUT_COLUMNS` land columns at each LOD, shared out one at a time
+/// as the job pool does, without and with their physics. Each round has a
+/// fresh builder, so no memo holds what it builds (as for ground the camera
+/// has not seen); the median of three rounds.
+fn throughput(system: &PlannedSystem) {
+    const ROUNDS: usize = 3;
+    const THREADS: usize = 2;
+    eprintln!(
+        "regions with triangles built a second by {THREADS} threads (surface regions of {THROUGHPUT_COLUMNS} land columns, median of {ROUNDS} rounds; target 1,500):"
+    );
+    eprintln!("  LOD  without physics  with physics");
+    let terrain = Arc::new(Terrain::new(&system.planets[1]));
+    let directions = land(&terrain, THROUGHPUT_COLUMNS);
+    for lod in 0..5u8 {
+        let keys: Vec<RegionKey> = directions.iter().map(|&d| terrain.surface_key(d, lod)).collect();
+        let rates = [false, true].map(|physics| {
+            let mut rates: Vec<f64> =
+                (0..ROUNDS).map(|_| rate(&PlanetBuilder::new(Arc::clone(&terrain)), &keys, physics, THREADS)).collect();
+            rates.sort_by(f64::total_cmp);
+            rates[ROUNDS / 2]
+        });
+        eprintln!("  {lod:>3}  {:>15.0}  {:>12.0}", rates[0], rates[1]);
+    }
+}
+
+/// Regions with triangles that `threads` threads build a second from `keys`.
+fn rate(builder: &PlanetBuilder, keys: &[RegionKey], physics: bool, threads: usize) -> f64 {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (next, non_empty) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let edits = RegionEdits::default();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let cancel = CancelToken::new();
+                while let Some(&key) = keys.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let region = builder.build_with(key, &edits, physics, &cancel).expect("not cancelled");
+                    if !region.mesh.terrain.indices.is_empty() || !region.mesh.water.indices.is_empty() {
+                        non_empty.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    non_empty.into_inner() as f64 / start.elapsed().as_secs_f64()
 }
 
 /// Prints, for each LOD, the mean job of the surface regions of the
@@ -147,7 +202,7 @@ fn lod_breakdown(system: &PlannedSystem) {
     for lod in 0..7u8 {
         let builder = PlanetBuilder::new(Arc::new(Terrain::new(&system.planets[1])));
         let t = builder.terrain();
-        let keys: Vec<RegionKey> = land(t).into_iter().map(|d| t.surface_key(d, lod)).collect();
+        let keys: Vec<RegionKey> = land(t, COLUMNS).into_iter().map(|d| t.surface_key(d, lod)).collect();
         let mut rounds: Vec<Vec<f64>> = Vec::new();
         for _ in 0..=ROUNDS {
             let mut sums = vec![Duration::ZERO; stages.len() + 1];

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use engine::{PlanetBuilder, RegionBuilder};
+use engine::{BuiltRegion, PlanetBuilder, RegionBuilder};
 use glam::Vec3;
 use jobs::CancelToken;
 use planet::edit::RegionEdits;
@@ -70,7 +70,7 @@ fn columns(builder: &PlanetBuilder) -> Vec<Column> {
             for z in (0..t.grid.regions_up(0)).filter(|&z| z != surface.z) {
                 let key = RegionKey { z, ..surface };
                 let region = builder.build(key, &cancel).expect("not cancelled");
-                if !region.mesh.terrain.indices.is_empty() || !region.mesh.water.indices.is_empty() {
+                if has_triangles(&region) {
                     continue;
                 }
                 let kind = match (z > surface.z, t.proves_all_air(&t.columns(key))) {
@@ -83,6 +83,17 @@ fn columns(builder: &PlanetBuilder) -> Vec<Column> {
             (surface, others)
         })
         .collect()
+}
+
+/// Whether a region has any triangle to draw: terrain or water.
+fn has_triangles(region: &BuiltRegion) -> bool {
+    !region.mesh.terrain.indices.is_empty() || !region.mesh.water.indices.is_empty()
+}
+
+/// The upper median of `values` (the middle one of an odd count).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 /// The mean time of one job of kind `kind`.
@@ -154,10 +165,9 @@ fn throughput(system: &PlannedSystem) {
     for lod in 0..5u8 {
         let keys: Vec<RegionKey> = directions.iter().map(|&d| terrain.surface_key(d, lod)).collect();
         let rates = [false, true].map(|physics| {
-            let mut rates: Vec<f64> =
-                (0..ROUNDS).map(|_| rate(&PlanetBuilder::new(Arc::clone(&terrain)), &keys, physics, THREADS)).collect();
-            rates.sort_by(f64::total_cmp);
-            rates[ROUNDS / 2]
+            median(
+                (0..ROUNDS).map(|_| rate(&PlanetBuilder::new(Arc::clone(&terrain)), &keys, physics, THREADS)).collect(),
+            )
         });
         eprintln!("  {lod:>3}  {:>15.0}  {:>12.0}", rates[0], rates[1]);
     }
@@ -175,7 +185,7 @@ fn rate(builder: &PlanetBuilder, keys: &[RegionKey], physics: bool, threads: usi
                 let cancel = CancelToken::new();
                 while let Some(&key) = keys.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let region = builder.build_with(key, &edits, physics, &cancel).expect("not cancelled");
-                    if !region.mesh.terrain.indices.is_empty() || !region.mesh.water.indices.is_empty() {
+                    if has_triangles(&region) {
                         non_empty.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -217,13 +227,7 @@ fn lod_breakdown(system: &PlannedSystem) {
             rounds.push(sums.iter().map(|d| d.as_secs_f64() * 1e6 / keys.len() as f64).collect());
         }
         let first = rounds.remove(0);
-        let again: Vec<f64> = (0..first.len())
-            .map(|k| {
-                let mut v: Vec<f64> = rounds.iter().map(|r| r[k]).collect();
-                v.sort_by(f64::total_cmp);
-                v[v.len() / 2]
-            })
-            .collect();
+        let again: Vec<f64> = (0..first.len()).map(|k| median(rounds.iter().map(|r| r[k]).collect())).collect();
         for (label, row) in [("first", &first), ("again", &again)] {
             let cells: String = row.iter().map(|us| format!(" {us:>11.0}")).collect();
             eprintln!("  {lod:>3}  {label:<5}{cells}");
@@ -254,13 +258,7 @@ fn stage_breakdown(builder: &PlanetBuilder, columns: &[Column]) {
             round.push(sum.as_secs_f64() * 1e6 / columns.len() as f64);
         }
     }
-    let medians: Vec<f64> = rounds
-        .iter_mut()
-        .map(|r| {
-            r.sort_by(f64::total_cmp);
-            r[r.len() / 2]
-        })
-        .collect();
+    let medians: Vec<f64> = rounds.into_iter().map(median).collect();
     let whole = medians[stages.len()];
     eprintln!("a surface job's stages (mean µs a region, median of {ROUNDS} rounds):");
     for ((_, stage), us) in stages.iter().zip(&medians) {
